@@ -1,0 +1,3 @@
+"""forkwait conformance suite: runs the spec's examples against an implementation."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Adapters shipped with the suite, one module per implementation."""

@@ -1,0 +1,30 @@
+"""forkwait reference implementation: fork, wait, Future, script (and friends).
+
+The behaviour every conforming implementation shares is written down in the
+forkwait spec; this package is one implementation of it, kept small and typed.
+"""
+
+from reference_impl._api import collect_all, fork, wait, wait_all
+from reference_impl._future import DeadlockError, Future, UnretrievedExceptionWarning
+from reference_impl._pool import ENV_NUM_THREADS, get_num_threads, set_num_threads
+from reference_impl._script import Module, ScriptModule, ignore, script
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ENV_NUM_THREADS",
+    "DeadlockError",
+    "Future",
+    "Module",
+    "ScriptModule",
+    "UnretrievedExceptionWarning",
+    "__version__",
+    "collect_all",
+    "fork",
+    "get_num_threads",
+    "ignore",
+    "script",
+    "set_num_threads",
+    "wait",
+    "wait_all",
+]
