@@ -1,0 +1,128 @@
+"""Fork/wait overhead and parallel speed-up of the reference, against peers in one run.
+
+Prints ratios, measured now on this machine: fork+wait of a trivial task under
+``script`` vs a ``ThreadPoolExecutor`` round trip vs a direct call; 2 and 8 forks
+of GIL-releasing work vs running it sequentially; nested ``fib(18)`` scripted vs
+the same code in plain Python (where forks are synchronous).
+
+Run: ``python benchmarks/overhead.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import reference_impl as fw
+
+
+def best_of(repeats: int, run: Callable[[], object]) -> float:
+    """Median seconds of ``repeats`` runs: robust to a noisy neighbour."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def trivial(x: int) -> int:
+    return x + 1
+
+
+def forked_loop(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += fw.wait(fw.fork(trivial, i))
+    return total
+
+
+def executor_loop(pool: ThreadPoolExecutor, n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += pool.submit(trivial, i).result()
+    return total
+
+
+def direct_loop(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += trivial(i)
+    return total
+
+
+def sha_work(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()  # releases the GIL for large buffers
+
+
+def fork_all(work: Callable[[bytes], str], items: list[bytes]) -> list[str]:
+    futures = [fw.fork(work, item) for item in items]
+    return [fw.wait(future) for future in futures]
+
+
+def sleep_work(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def fork_sleeps(items: list[float]) -> list[float]:
+    futures = [fw.fork(sleep_work, item) for item in items]
+    return [fw.wait(future) for future in futures]
+
+
+def fib(n: int) -> int:
+    if n < 2:
+        return n
+    left, right = fw.fork(fib, n - 1), fw.fork(fib, n - 2)
+    return fw.wait(left) + fw.wait(right)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (CI smoke run)")
+    args = parser.parse_args()
+    repeats = 3 if args.quick else 7
+    n = 2_000 if args.quick else 20_000
+    print(f"reference_impl {fw.__version__}, {fw.get_num_threads()} workers, {os.cpu_count()} CPUs")
+
+    scripted_loop = fw.script(forked_loop)
+    scripted_loop(100)
+    with ThreadPoolExecutor(max_workers=fw.get_num_threads()) as pool:
+        t_fork = best_of(repeats, lambda: scripted_loop(n)) / n
+        t_pool = best_of(repeats, lambda: executor_loop(pool, n)) / n
+    t_direct = best_of(repeats, lambda: direct_loop(n)) / n
+    print("\n1. per fork+wait of a trivial task")
+    print(f"   script fork+wait    {t_fork * 1e6:8.2f} us")
+    print(f"   ThreadPoolExecutor  {t_pool * 1e6:8.2f} us   fork/executor = {t_fork / t_pool:.3f}x")
+    print(f"   direct call         {t_direct * 1e6:8.2f} us   fork/direct = {t_fork / t_direct:.1f}x")
+
+    print("\n2. parallel speed-up of GIL-releasing work (sequential time / forked time)")
+    block = os.urandom(32 * 1024 * 1024 if not args.quick else 8 * 1024 * 1024)
+    scripted_sha = fw.script(fork_all)
+    for count in (2, 8):
+        items = [block] * count
+        sequential = best_of(repeats, lambda items=items: [sha_work(x) for x in items])
+        forked = best_of(repeats, lambda items=items: scripted_sha(sha_work, items))
+        print(f"   {count} x sha256({len(block) >> 20} MiB)  {sequential / forked:5.2f}x")
+    scripted_sleeps = fw.script(fork_sleeps)
+    for count in (2, 8):
+        naps = [0.05] * count
+        sequential = best_of(repeats, lambda naps=naps: [sleep_work(x) for x in naps])
+        forked = best_of(repeats, lambda naps=naps: scripted_sleeps(naps))
+        print(f"   {count} x sleep(50 ms)       {sequential / forked:5.2f}x")
+
+    print("\n3. nested fib(18): 8,360 forks")
+    scripted_fib = fw.script(fib)
+    plain = best_of(repeats, lambda: fib(18))
+    scripted = best_of(repeats, lambda: scripted_fib(18))
+    print(f"   plain Python {plain * 1e3:7.1f} ms   script {scripted * 1e3:7.1f} ms")
+    print(f"   script/plain = {scripted / plain:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
