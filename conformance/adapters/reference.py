@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from types import ModuleType
 
 from conformance.adapter import Adapter
 
@@ -11,16 +11,11 @@ def adapter() -> Adapter:
     """Build the reference adapter (imported only when chosen)."""
     import reference_impl  # noqa: PLC0415 - deferred until this implementation is chosen
 
-    fw = SimpleNamespace(
-        fork=reference_impl.fork,
-        wait=reference_impl.wait,
-        Future=reference_impl.Future,
-        Module=reference_impl.Module,
-        script=reference_impl.script,
-        ignore=reference_impl.ignore,
-        collect_all=reference_impl.collect_all,
-        wait_all=reference_impl.wait_all,
-    )
+    # A module, not a namespace object: compilers such as TorchScript resolve
+    # ``fw.fork`` inside scripted code only through module attributes.
+    fw = ModuleType("fw", "forkwait reference implementation, as examples see it")
+    for name in ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"):
+        setattr(fw, name, getattr(reference_impl, name))
     return Adapter(
         name="reference",
         version=reference_impl.__version__,

@@ -1,0 +1,144 @@
+"""pytest collection of spec documents: one item per (test block, group), in Sphinx's order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from _pytest._code.code import TerminalRepr
+from sybil import Document
+
+from conformance.adapter import Adapter
+from conformance.blocks import Block, SpecParser
+from conformance.groups import Test, build_groups
+from conformance.implementation import DOCTEST_GLOBAL_SETUP, selected
+from conformance.runner import DocumentRun, new_namespace
+
+
+class SpecFailure(AssertionError):
+    """An example did not behave as the spec says; the message is the whole report."""
+
+
+class SpecFile(pytest.File):
+    """A spec document: parsed with sybil, grouped and run the way Sphinx does."""
+
+    run: DocumentRun
+
+    def collect(self) -> Iterator[SpecItem]:
+        document = Document.parse(str(self.path), SpecParser())
+        blocks = [ex.parsed for ex in document.examples() if isinstance(ex.parsed, Block)]
+        skip_namespace: dict[str, Any] | None = None
+
+        def skipped(block: Block) -> bool:
+            nonlocal skip_namespace
+            if block.skipif is None:
+                return False
+            if skip_namespace is None:
+                skip_namespace = new_namespace(DOCTEST_GLOBAL_SETUP)
+            return bool(eval(block.skipif, skip_namespace))  # noqa: S307 - Sphinx's :skipif:
+
+        groups = build_groups(blocks, skipped)
+        self.run = DocumentRun(groups, DOCTEST_GLOBAL_SETUP)
+        adapter = selected()
+        for group in groups.values():
+            for index, test in enumerate(group.tests):
+                yield SpecItem.from_parent(
+                    self,
+                    name=_item_name(test, group.name),
+                    test=test,
+                    group=group.name,
+                    last_of_group=index == len(group.tests) - 1,
+                    adapter=adapter,
+                )
+
+    def teardown(self) -> None:
+        failures = self.run.cleanup_all() if hasattr(self, "run") else []
+        if failures:
+            raise SpecFailure("cleanup failed:\n" + "\n".join(failures))
+
+
+def _item_name(test: Test, group: str) -> str:
+    requirement = test.code.requirement
+    name = f"{requirement.id if requirement else 'NO-REQUIREMENT'}:line{test.code.line}"
+    if test.code.groups != ("default",):
+        name += f"[{group}]"
+    return name
+
+
+class SpecItem(pytest.Item):
+    """One example of one requirement, run in one group's namespace."""
+
+    def __init__(
+        self,
+        *,
+        test: Test,
+        group: str,
+        last_of_group: bool,
+        adapter: Adapter,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.test = test
+        self.group = group
+        self.last_of_group = last_of_group
+        requirement = test.code.requirement
+        self.requirement_id = requirement.id if requirement else None
+        self.profile = requirement.profile if requirement else None
+        self.user_properties += [
+            ("requirement", self.requirement_id or ""),
+            ("profile", self.profile or ""),
+            ("group", group),
+            ("line", str(test.code.line)),
+        ]
+        if requirement is not None:
+            self.extra_keyword_matches.add(requirement.id)
+            self.add_marker(f"profile_{requirement.profile}")
+            self.add_marker(pytest.mark.requirement(requirement.id))
+            if requirement.profile not in adapter.profiles:
+                self.add_marker(
+                    pytest.mark.skip(
+                        reason=f"{requirement.id}: profile {requirement.profile!r} is not "
+                        f"claimed by implementation {adapter.name!r}"
+                    )
+                )
+            elif requirement.id in adapter.expected_failures:
+                self.add_marker(
+                    pytest.mark.xfail(
+                        reason=f"{requirement.id}: {adapter.expected_failures[requirement.id]}",
+                        raises=SpecFailure,
+                        strict=True,
+                    )
+                )
+
+    @property
+    def parent_file(self) -> SpecFile:
+        assert isinstance(self.parent, SpecFile)
+        return self.parent
+
+    def runtest(self) -> None:
+        failure = self.parent_file.run.run(self.group, self.test)
+        if failure is not None:
+            raise SpecFailure(failure)
+
+    def teardown(self) -> None:
+        if self.last_of_group:
+            failure = self.parent_file.run.cleanup(self.group)
+            if failure is not None:
+                raise SpecFailure(f"cleanup of group {self.group!r} failed:\n{failure}")
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
+        if isinstance(excinfo.value, SpecFailure):
+            return f"{self.headline()}\n{excinfo.value}"
+        return super().repr_failure(excinfo, style)
+
+    def headline(self) -> str:
+        where = f"{self.path}, line {self.test.code.line}, group {self.group!r}"
+        if self.requirement_id is None:
+            return f"example outside any requirement at {where}"
+        return f"{self.requirement_id} (profile {self.profile}) failed at {where}"
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        return str(self.path), self.test.code.line - 1, self.name

@@ -1,0 +1,39 @@
+"""The implementation under test for this process, shared by the harness and Sphinx.
+
+``DOCTEST_GLOBAL_SETUP`` is what ``conf/conf.py`` gives Sphinx as
+``doctest_global_setup`` and what the harness runs first in every group, so both
+runners bind ``fw`` the same way: to the adapter the harness selected, or, under
+``sphinx-build -b doctest``, to ``$FORKWAIT_IMPL`` (default ``reference``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from conformance.adapter import Adapter, load_adapter
+
+ENV_IMPL = "FORKWAIT_IMPL"
+DEFAULT_IMPL = "reference"
+DOCTEST_GLOBAL_SETUP = "from conformance.implementation import current_fw\nfw = current_fw()\n"
+
+_selected: Adapter | None = None
+
+
+def select(adapter: Adapter) -> None:
+    """Make ``adapter`` the implementation every example of this process runs against."""
+    global _selected
+    _selected = adapter
+
+
+def selected() -> Adapter:
+    """The selected adapter; loaded from ``$FORKWAIT_IMPL`` if none was selected."""
+    global _selected
+    if _selected is None:
+        _selected = load_adapter(os.environ.get(ENV_IMPL) or DEFAULT_IMPL)
+    return _selected
+
+
+def current_fw() -> Any:
+    """The ``fw`` object examples call."""
+    return selected().fw

@@ -1,0 +1,204 @@
+"""Sphinx extension: ``.. requirement:: ID`` boxes and the generated requirement index.
+
+Each requirement renders as a boxed, linkable rule (``:req:`ID``` links to it)
+and is recorded with the number of examples that follow it, so
+``.. requirement-index::`` can list every rule with its profile and examples.
+A requirement with no example, or an example outside any requirement, is a
+build warning (an error under ``-W``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from conformance.adapter import PROFILES
+
+logger = logging.getLogger(__name__)
+_TEST_NODE_TYPES = ("testcode", "doctest")
+_OBJECT_TYPE = "forkwait-requirement"
+
+
+@dataclass
+class RequirementInfo:
+    docname: str
+    target: str
+    profile: str
+    text: str
+    lineno: int
+    examples: int = 0
+
+
+def _requirements(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
+    if not hasattr(env, "forkwait_requirements"):
+        env.forkwait_requirements = {}  # type: ignore[attr-defined]
+    return env.forkwait_requirements  # type: ignore[attr-defined,no-any-return]
+
+
+class requirement_node(nodes.Admonition, nodes.Element):
+    """The box around one rule."""
+
+
+class requirement_index_node(nodes.General, nodes.Element):
+    """Placeholder replaced by the table of all requirements."""
+
+
+def _profile(argument: str) -> str:
+    return directives.choice(argument, tuple(PROFILES))
+
+
+class RequirementDirective(SphinxDirective):
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {"profile": _profile}
+
+    def run(self) -> list[nodes.Node]:
+        req_id = self.arguments[0]
+        profile = self.options.get("profile")
+        if profile is None:
+            raise self.error(f"requirement {req_id} needs a :profile: ({', '.join(PROFILES)})")
+        target = nodes.make_id(f"req-{req_id}")
+        box = requirement_node(classes=["forkwait-requirement", f"profile-{profile}"], ids=[target])
+        title = nodes.title("", req_id + " ")
+        title += nodes.inline("", f"profile: {profile}", classes=["forkwait-profile"])
+        box += title
+        self.state.nested_parse(self.content, self.content_offset, box)
+        known = _requirements(self.env)
+        if req_id in known:
+            logger.warning(
+                f"duplicate requirement ID {req_id} (first in {known[req_id]['docname']})",
+                location=(self.env.docname, self.lineno),
+            )
+        known[req_id] = asdict(
+            RequirementInfo(
+                self.env.docname, target, profile, " ".join(self.content), self.lineno
+            )
+        )
+        self.env.get_domain("std").note_object(  # type: ignore[attr-defined]
+            _OBJECT_TYPE, req_id, target, location=box
+        )
+        return [box]
+
+
+class RequirementIndexDirective(SphinxDirective):
+    def run(self) -> list[nodes.Node]:
+        return [requirement_index_node()]
+
+
+def count_examples(app: Sphinx, doctree: nodes.document) -> None:
+    """Attribute each example to the requirement above it, in document order."""
+    env = app.env
+    known = _requirements(env)
+    current: str | None = None
+    for node in doctree.findall(nodes.Element):
+        if isinstance(node, requirement_node):
+            current = next(k for k, v in known.items() if v["target"] in node["ids"])
+            continue
+        if node.get("testnodetype") in _TEST_NODE_TYPES:
+            if current is None:
+                logger.warning("example outside any requirement", location=node)
+            else:
+                known[current]["examples"] += 1
+
+
+def check_examples(app: Sphinx, env: BuildEnvironment) -> None:
+    for req_id, info in sorted(_requirements(env).items()):
+        if info["examples"] == 0:
+            logger.warning(
+                f"requirement {req_id} has no example", location=(info["docname"], info["lineno"])
+            )
+
+
+def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    known = _requirements(app.env)
+    for placeholder in doctree.findall(requirement_index_node):
+        table = nodes.table(classes=["forkwait-requirement-index"])
+        group = nodes.tgroup(cols=4)
+        table += group
+        for width in (22, 10, 8, 60):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        head += _row(nodes.Text("ID"), "profile", "examples", "rule")
+        group += head
+        body = nodes.tbody()
+        for req_id, info in sorted(known.items()):
+            ref = nodes.reference("", req_id, internal=True)
+            ref["refuri"] = (
+                app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
+            )
+            body += _row(ref, info["profile"], str(info["examples"]), _rule_body(app, info))
+        group += body
+        placeholder.replace_self(table)
+
+
+def _rule_body(app: Sphinx, info: dict[str, Any]) -> list[nodes.Node]:
+    """The rule's rendered text (markup and all), copied from its box."""
+    doctree = app.env.get_doctree(info["docname"])
+    for box in doctree.findall(requirement_node):
+        if info["target"] in box["ids"]:
+            return [child.deepcopy() for child in box.children[1:]]
+    return [nodes.paragraph("", info["text"])]
+
+
+def _row(first: nodes.Node, *cells: str | list[nodes.Node]) -> nodes.row:
+    row = nodes.row()
+    entry = nodes.entry()
+    entry += nodes.paragraph("", "", first)
+    row += entry
+    for cell in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph("", cell) if isinstance(cell, str) else cell
+        row += entry
+    return row
+
+
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    known = _requirements(env)
+    for req_id in [k for k, v in known.items() if v["docname"] == docname]:
+        del known[req_id]
+
+
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    _requirements(env).update(_requirements(other))
+
+
+def _visit_box(self: Any, node: requirement_node) -> None:
+    self.visit_admonition(node)
+
+
+def _depart_box(self: Any, node: requirement_node) -> None:
+    self.depart_admonition(node)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    # The std-domain object type only provides the :req: role and its targets;
+    # its own directive gets a name nobody uses, so ours keeps "requirement".
+    app.add_object_type(_OBJECT_TYPE, "req", objname="requirement")
+    app.add_directive("requirement", RequirementDirective)
+    app.add_directive("requirement-index", RequirementIndexDirective)
+    app.add_node(
+        requirement_node,
+        html=(_visit_box, _depart_box),
+        latex=(_visit_box, _depart_box),
+        text=(_visit_box, _depart_box),
+    )
+    app.add_node(requirement_index_node)
+    app.connect("doctree-read", count_examples)
+    app.connect("env-check-consistency", check_examples)
+    app.connect("doctree-resolved", fill_index)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
+    app.add_css_file("forkwait.css")
+    return {
+        "version": "0.1",
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -1,0 +1,66 @@
+"""Per-requirement outcomes of a run, folded from pytest's reports into a table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import pytest
+
+OUTCOMES = ("passed", "failed", "xfailed", "skipped")
+# A requirement is as bad as its worst example.
+_SEVERITY = {"skipped": 0, "passed": 1, "xfailed": 2, "failed": 3}
+
+
+def item_outcome(report: pytest.TestReport) -> str | None:
+    """The outcome a report settles for its item, or None if it settles nothing."""
+    if report.failed:
+        return "failed"
+    if report.skipped:
+        return "xfailed" if hasattr(report, "wasxfail") else "skipped"
+    if report.when == "call" and report.passed:
+        return "passed"
+    return None
+
+
+@dataclass
+class RequirementResults:
+    outcomes: dict[str, str] = field(default_factory=dict)
+    profiles: dict[str, str] = field(default_factory=dict)
+
+    def add(self, report: pytest.TestReport) -> None:
+        props: Mapping[str, object] = dict(report.user_properties)
+        requirement = str(props.get("requirement") or "")
+        outcome = item_outcome(report)
+        if not requirement or outcome is None:
+            return
+        self.profiles[requirement] = str(props.get("profile", ""))
+        previous = self.outcomes.get(requirement)
+        if previous is None or _SEVERITY[outcome] > _SEVERITY[previous]:
+            self.outcomes[requirement] = outcome
+
+    def by_profile(self) -> dict[str, Counter[str]]:
+        table: dict[str, Counter[str]] = {}
+        for requirement, outcome in self.outcomes.items():
+            table.setdefault(self.profiles[requirement], Counter())[outcome] += 1
+        return table
+
+
+def render_table(table: Mapping[str, Counter[str]], profiles: Iterable[str]) -> list[str]:
+    """A fixed-width table: one row per profile, one column per outcome."""
+    header = f"{'profile':<10}{'requirements':>14}" + "".join(f"{o:>10}" for o in OUTCOMES)
+    lines = [header, "-" * len(header)]
+    total: Counter[str] = Counter()
+    for profile in profiles:
+        counts = table.get(profile, Counter())
+        total.update(counts)
+        lines.append(
+            f"{profile:<10}{sum(counts.values()):>14}"
+            + "".join(f"{counts[o]:>10}" for o in OUTCOMES)
+        )
+    lines.append("-" * len(header))
+    lines.append(
+        f"{'all':<10}{sum(total.values()):>14}" + "".join(f"{total[o]:>10}" for o in OUTCOMES)
+    )
+    return lines
