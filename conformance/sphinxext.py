@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -143,7 +144,11 @@ def _rule_body(app: Sphinx, info: dict[str, Any]) -> list[nodes.Node]:
     doctree = app.env.get_doctree(info["docname"])
     for box in doctree.findall(requirement_node):
         if info["target"] in box["ids"]:
-            return [child.deepcopy() for child in box.children[1:]]
+            copies = [child.deepcopy() for child in box.children[1:]]
+            for copy in copies:  # cross-references stay text: this doctree is resolved already
+                for xref in list(copy.findall(addnodes.pending_xref)):
+                    xref.replace_self(xref.children)
+            return copies
     return [nodes.paragraph("", info["text"])]
 
 

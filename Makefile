@@ -1,0 +1,44 @@
+# Every target creates .venv on first use, so each works on a fresh machine.
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: conformance test lint type docs doctest check wheel-smoke clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+## the main job: the conformance suite against the embedded reference implementation
+conformance: $(STAMP)
+	$(BIN)/forkwait-conformance --impl reference
+
+## unit tests of reference_impl and conformance, plus the spec's examples
+test: $(STAMP)
+	@$(BIN)/pytest; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here" >&2; exit 1; fi; \
+	exit $$rc
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+type: $(STAMP)
+	$(BIN)/mypy
+
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W -q -E -c conf docs build/html
+
+doctest: $(STAMP)
+	$(BIN)/sphinx-build -W -q -E -b doctest -c conf docs build/doctest
+
+## install the built wheel in a throw-away venv and run the suite from /tmp
+wheel-smoke: $(STAMP)
+	bash .ci/wheel-smoke
+
+check: test conformance lint type docs doctest wheel-smoke
+
+clean:
+	rm -rf build $(VENV)

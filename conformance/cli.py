@@ -1,0 +1,67 @@
+"""``forkwait-conformance``: run the installed spec against an implementation, from anywhere.
+
+Everything after the known options goes to pytest unchanged (``-k``, ``-m``,
+``-n``, ``--junitxml``...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+from conformance import __version__
+from conformance.adapter import available
+from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.spec_files import spec_dir
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="forkwait-conformance",
+        description="Run the forkwait spec's examples against an implementation and report "
+        "per requirement. Unknown options are passed to pytest.",
+    )
+    parser.add_argument(
+        "--impl",
+        help=f"implementation: a registered name or module:attribute "
+        f"(default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
+    )
+    parser.add_argument("--list", action="store_true", help="list registered implementations")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def pytest_args(impl: str | None, extra: Sequence[str]) -> list[str]:
+    """The pytest command line that runs the spec documents with the plugin."""
+    docs = spec_dir()
+    args = [
+        str(docs),
+        "--rootdir",
+        str(docs),
+        "-p",
+        "conformance.plugin",
+        "-p",
+        "no:doctest",
+        "-p",
+        "no:cacheprovider",
+        "-rfEX",
+    ]
+    if impl:
+        args += ["--impl", impl]
+    return [*args, *extra]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options, extra = build_parser().parse_known_args(argv)
+    if options.list:
+        for name, target in sorted(available().items()):
+            print(f"{name:<16} {target}")
+        return 0
+    return int(pytest.main(pytest_args(options.impl, extra)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
