@@ -11,14 +11,18 @@ Run: ``python benchmarks/overhead.py [--quick]``
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import reference_impl as fw
+
+X = TypeVar("X")
 
 
 def best_of(repeats: int, run: Callable[[], object]) -> float:
@@ -54,6 +58,11 @@ def direct_loop(n: int) -> int:
     for i in range(n):
         total += trivial(i)
     return total
+
+
+def run_each(work: Callable[[X], object], items: list[X]) -> list[object]:
+    """The sequential baseline: the same calls, one after the other."""
+    return [work(item) for item in items]
 
 
 def sha_work(data: bytes) -> str:
@@ -99,21 +108,23 @@ def main() -> None:
     print("\n1. per fork+wait of a trivial task")
     print(f"   script fork+wait    {t_fork * 1e6:8.2f} us")
     print(f"   ThreadPoolExecutor  {t_pool * 1e6:8.2f} us   fork/executor = {t_fork / t_pool:.3f}x")
-    print(f"   direct call         {t_direct * 1e6:8.2f} us   fork/direct = {t_fork / t_direct:.1f}x")
+    print(
+        f"   direct call         {t_direct * 1e6:8.2f} us   fork/direct = {t_fork / t_direct:.1f}x"
+    )
 
     print("\n2. parallel speed-up of GIL-releasing work (sequential time / forked time)")
     block = os.urandom(32 * 1024 * 1024 if not args.quick else 8 * 1024 * 1024)
     scripted_sha = fw.script(fork_all)
     for count in (2, 8):
         items = [block] * count
-        sequential = best_of(repeats, lambda items=items: [sha_work(x) for x in items])
-        forked = best_of(repeats, lambda items=items: scripted_sha(sha_work, items))
+        sequential = best_of(repeats, functools.partial(run_each, sha_work, items))
+        forked = best_of(repeats, functools.partial(scripted_sha, sha_work, items))
         print(f"   {count} x sha256({len(block) >> 20} MiB)  {sequential / forked:5.2f}x")
     scripted_sleeps = fw.script(fork_sleeps)
     for count in (2, 8):
         naps = [0.05] * count
-        sequential = best_of(repeats, lambda naps=naps: [sleep_work(x) for x in naps])
-        forked = best_of(repeats, lambda naps=naps: scripted_sleeps(naps))
+        sequential = best_of(repeats, functools.partial(run_each, sleep_work, naps))
+        forked = best_of(repeats, functools.partial(scripted_sleeps, naps))
         print(f"   {count} x sleep(50 ms)       {sequential / forked:5.2f}x")
 
     print("\n3. nested fib(18): 8,360 forks")

@@ -12,7 +12,7 @@ from conformance.implementation import DOCTEST_GLOBAL_SETUP  # noqa: E402
 
 project = "forkwait-spec"
 author = "forkwait-spec maintainers"
-copyright = "2026, forkwait-spec maintainers"  # noqa: A001
+copyright = "2026, forkwait-spec maintainers"
 release = version = "0.1.0"
 
 extensions = [

@@ -8,7 +8,7 @@ source line, and rejects what Sphinx would merely warn about.
 from __future__ import annotations
 
 import doctest
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from sybil import Document, Region
@@ -164,8 +164,3 @@ def _parse_requirement(
             f"got {profile!r}",
         )
     return Requirement(arguments, profile, " ".join(text.split()), path, line)
-
-
-def parse_blocks(regions: Iterable[Region]) -> list[Block | Requirement]:
-    """The parsed objects of a document's regions, in document order."""
-    return [region.parsed for region in regions]

@@ -10,8 +10,8 @@ from _pytest._code.code import TerminalRepr
 from sybil import Document
 
 from conformance.adapter import Adapter
-from conformance.blocks import Block, SpecParser
-from conformance.groups import Test, build_groups
+from conformance.blocks import Block, SpecParser, SpecSyntaxError
+from conformance.groups import Test, build_groups, orphan_outputs
 from conformance.implementation import DOCTEST_GLOBAL_SETUP, selected
 from conformance.runner import DocumentRun, new_namespace
 
@@ -39,6 +39,11 @@ class SpecFile(pytest.File):
             return bool(eval(block.skipif, skip_namespace))  # noqa: S307 - Sphinx's :skipif:
 
         groups = build_groups(blocks, skipped)
+        for output in orphan_outputs(blocks, groups):
+            # Sphinx ignores such a block silently: a check that never runs has no teeth
+            raise SpecSyntaxError(
+                output.path, output.line, "testoutput follows no testcode of its group"
+            )
         self.run = DocumentRun(groups, DOCTEST_GLOBAL_SETUP)
         adapter = selected()
         for group in groups.values():

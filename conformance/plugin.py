@@ -17,6 +17,7 @@ from conformance.implementation import DEFAULT_IMPL, ENV_IMPL, select, selected
 from conformance.spec_files import spec_dir
 from conformance.summary import RequirementResults, render_table
 
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("forkwait", "forkwait conformance")
     group.addoption(
@@ -24,6 +25,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help=f"implementation under test: an entry-point name in 'forkwait.implementations' "
         f"or module:attribute (default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
+    )
+    group.addoption(
+        "--spec-root",
+        default=None,
+        help="folder whose .rst files are run as spec documents (default: the installed spec)",
     )
 
 
@@ -43,12 +49,17 @@ def pytest_report_header(config: pytest.Config) -> str:
     adapter = selected()
     return (
         f"forkwait implementation: {adapter.name} {adapter.version}, "
-        f"profiles claimed: {', '.join(sorted(adapter.profiles))}; spec: {spec_dir()}"
+        f"profiles claimed: {', '.join(sorted(adapter.profiles))}; spec: {_spec_root(config)}"
     )
 
 
+def _spec_root(config: pytest.Config) -> Path:
+    root = config.getoption("spec_root")
+    return Path(root).resolve() if root else spec_dir()
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile | None:
-    if file_path.suffix == ".rst" and file_path.resolve().is_relative_to(spec_dir()):
+    if file_path.suffix == ".rst" and file_path.resolve().is_relative_to(_spec_root(parent.config)):
         return SpecFile.from_parent(parent, path=file_path)
     return None
 

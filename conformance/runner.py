@@ -66,7 +66,8 @@ def run_test(test: Test, namespace: dict[str, Any], group: str) -> str | None:
     doctest_test = _as_doctest(test, namespace, group)
     if not doctest_test.examples:
         return None
-    namespace[_CODE_NAME] = compile_block(test.code)
+    if test.code.kind == "testcode":
+        namespace[_CODE_NAME] = compile_block(test.code)
     try:
         runner.run(doctest_test, out=report.append, clear_globs=False)
     finally:
@@ -118,7 +119,6 @@ class DocumentRun:
 
     groups: dict[str, Group]
     global_setup: str
-    global_cleanup: str = ""
     _states: dict[str, GroupState] = field(default_factory=dict)
 
     def run(self, group_name: str, test: Test) -> str | None:
@@ -140,12 +140,6 @@ class DocumentRun:
             for block in self.groups[group_name].cleanup
             if (failure := exec_block(block, state.namespace)) is not None
         ]
-        if self.global_cleanup:
-            try:
-                exec(compile(self.global_cleanup, "<doctest_global_cleanup>", "exec"),  # noqa: S102
-                     state.namespace)
-            except Exception as exc:  # noqa: BLE001
-                failures.append(_format_exception(exc))
         state.namespace.clear()
         return "\n".join(failures) or None
 
@@ -166,4 +160,3 @@ class DocumentRun:
                     failure = exec_block(block, namespace)
             state = self._states[group_name] = GroupState(namespace, failure)
         return state
-

@@ -78,9 +78,7 @@ class RequirementDirective(SphinxDirective):
                 location=(self.env.docname, self.lineno),
             )
         known[req_id] = asdict(
-            RequirementInfo(
-                self.env.docname, target, profile, " ".join(self.content), self.lineno
-            )
+            RequirementInfo(self.env.docname, target, profile, " ".join(self.content), self.lineno)
         )
         self.env.get_domain("std").note_object(  # type: ignore[attr-defined]
             _OBJECT_TYPE, req_id, target, location=box

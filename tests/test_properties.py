@@ -47,6 +47,6 @@ nodes = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(nodes, st.integers(-5, 5), st.integers(-3, 3))
-def test_scripted_tree_equals_plain_python(tree, offset, scale):
+def test_scripted_tree_equals_plain_python(tree: Node, offset: int, scale: int) -> None:
     expected = evaluate(tree, offset, scale=scale)
     assert fw.script(evaluate)(tree, offset, scale=scale) == expected

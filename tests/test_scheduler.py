@@ -10,6 +10,7 @@ import textwrap
 import threading
 import time
 import tracemalloc
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def fib(n: int) -> int:
     return fw.wait(left) + fw.wait(right)
 
 
-def test_nested_fib_20_completes_with_a_bounded_pool_and_thread_count():
+def test_nested_fib_20_completes_with_a_bounded_pool_and_thread_count() -> None:
     global peak_threads
     baseline = threading.active_count()
     peak_threads = 0
@@ -41,7 +42,7 @@ def test_nested_fib_20_completes_with_a_bounded_pool_and_thread_count():
 
 
 @pytest.mark.usefixtures("pool_size")
-def test_nested_forks_never_deadlock_even_on_a_single_worker():
+def test_nested_forks_never_deadlock_even_on_a_single_worker() -> None:
     fw.set_num_threads(1)
     wait_for_thread_count(1)
     assert fw.script(fib)(15) == 610
@@ -56,7 +57,7 @@ def wait_for_thread_count(expected: int) -> None:
 
 
 @pytest.mark.usefixtures("pool_size")
-def test_resizing_the_pool_grows_and_shrinks_it():
+def test_resizing_the_pool_grows_and_shrinks_it() -> None:
     fw.set_num_threads(3)
     fw.script(lambda: [fw.wait(fw.fork(time.sleep, 0)) for _ in range(10)])()
     assert get_pool().thread_count() == 3
@@ -66,7 +67,7 @@ def test_resizing_the_pool_grows_and_shrinks_it():
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True])
-def test_pool_size_must_be_a_positive_integer(bad):
+def test_pool_size_must_be_a_positive_integer(bad: Any) -> None:
     with pytest.raises(ValueError, match="positive integer"):
         fw.set_num_threads(bad)
 
@@ -82,14 +83,14 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_pool_size_comes_from_the_environment():
+def test_pool_size_comes_from_the_environment() -> None:
     result = run_python(
         "import reference_impl as fw; print(fw.get_num_threads())", FORKWAIT_NUM_THREADS="5"
     )
     assert result.stdout.strip() == "5", result.stderr
 
 
-def test_a_bad_environment_pool_size_is_a_clear_error():
+def test_a_bad_environment_pool_size_is_a_clear_error() -> None:
     result = run_python(
         "import reference_impl as fw; fw.get_num_threads()", FORKWAIT_NUM_THREADS="many"
     )
@@ -97,7 +98,7 @@ def test_a_bad_environment_pool_size_is_a_clear_error():
     assert "FORKWAIT_NUM_THREADS must be a positive integer, got 'many'" in result.stderr
 
 
-def test_interpreter_exit_does_not_wait_for_tasks_nobody_started():
+def test_interpreter_exit_does_not_wait_for_tasks_nobody_started() -> None:
     started = time.monotonic()
     result = run_python(
         """
@@ -117,16 +118,16 @@ def test_interpreter_exit_does_not_wait_for_tasks_nobody_started():
     assert time.monotonic() - started < 20, "exit waited for queued tasks"
 
 
-def test_a_task_waiting_on_its_own_future_is_a_deadlock_error():
+def test_a_task_waiting_on_its_own_future_is_a_deadlock_error() -> None:
     holder: list[fw.Future[object]] = []
     ready = threading.Event()
 
-    def wait_on_self():
+    def wait_on_self() -> Any:
         assert ready.wait(timeout=10)
         return fw.wait(holder[0])
 
     @fw.script
-    def body():
+    def body() -> Any:
         future = fw.fork(wait_on_self)
         holder.append(future)
         ready.set()
@@ -136,20 +137,20 @@ def test_a_task_waiting_on_its_own_future_is_a_deadlock_error():
         fw.wait(body())
 
 
-def test_a_cycle_between_two_tasks_is_a_deadlock_error():
+def test_a_cycle_between_two_tasks_is_a_deadlock_error() -> None:
     futures: dict[str, fw.Future[object]] = {}
     ready = threading.Event()
 
-    def first():
+    def first() -> Any:
         assert ready.wait(timeout=10)
         return fw.wait(futures["second"])
 
-    def second():
+    def second() -> Any:
         assert ready.wait(timeout=10)
         return fw.wait(futures["first"])
 
     @fw.script
-    def body():
+    def body() -> Any:
         futures["first"] = fw.fork(first)
         futures["second"] = fw.fork(second)
         ready.set()
@@ -166,21 +167,21 @@ def test_a_cycle_between_two_tasks_is_a_deadlock_error():
     assert "deadlock" in outcomes
 
 
-def test_a_cycle_through_an_inline_run_task_is_detected():
+def test_a_cycle_through_an_inline_run_task_is_detected() -> None:
     futures: dict[str, fw.Future[object]] = {}
 
-    def outer():
+    def outer() -> Any:
         futures["inner"] = fw.fork(inner)
         return fw.wait(futures["inner"])  # runs inner inline if not started
 
-    def inner():
+    def inner() -> Any:
         deadline = time.monotonic() + 10
         while "outer" not in futures and time.monotonic() < deadline:
             time.sleep(0.001)
         return fw.wait(futures["outer"])
 
     @fw.script
-    def body():
+    def body() -> Any:
         futures["outer"] = fw.fork(outer)
         return futures["outer"]
 
@@ -188,7 +189,7 @@ def test_a_cycle_through_an_inline_run_task_is_detected():
         fw.wait(body())
 
 
-def test_a_hundred_thousand_forks_return_memory_to_baseline():
+def test_a_hundred_thousand_forks_return_memory_to_baseline() -> None:
     def one(i: int) -> int:
         return i
 

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
 import reference_impl as fw
 
 
-def test_scripted_fork_returns_before_the_task_finishes():
+def test_scripted_fork_returns_before_the_task_finishes() -> None:
     release = threading.Event()
 
-    def blocked():
+    def blocked() -> Any:
         assert release.wait(timeout=10)
         return "done"
 
     @fw.script
-    def body():
+    def body() -> Any:
         return fw.fork(blocked)
 
     future = body()
@@ -28,11 +29,11 @@ def test_scripted_fork_returns_before_the_task_finishes():
     assert future.done()
 
 
-def test_scripted_forks_start_without_being_waited():
+def test_scripted_forks_start_without_being_waited() -> None:
     started = threading.Event()
 
     @fw.script
-    def body():
+    def body() -> Any:
         future = fw.fork(started.set)
         assert started.wait(timeout=10), "the forked task never started by itself"
         return future
@@ -40,24 +41,24 @@ def test_scripted_forks_start_without_being_waited():
     fw.wait(body())
 
 
-def test_scripted_forks_run_concurrently():
+def test_scripted_forks_run_concurrently() -> None:
     barrier = threading.Barrier(2, timeout=10)
 
     @fw.script
-    def body():
+    def body() -> Any:
         first, second = fw.fork(barrier.wait), fw.fork(barrier.wait)
         return sorted([fw.wait(first), fw.wait(second)])
 
     assert body() == [0, 1]
 
 
-def test_scripted_tasks_run_on_worker_threads():
-    def napping_thread_name():
+def test_scripted_tasks_run_on_worker_threads() -> None:
+    def napping_thread_name() -> Any:
         time.sleep(0.05)  # releases the GIL, so idle workers can take queued tasks
         return threading.current_thread().name
 
     @fw.script
-    def body():
+    def body() -> Any:
         futures = [fw.fork(napping_thread_name) for _ in range(4)]
         return {fw.wait(f) for f in futures}
 
@@ -65,7 +66,7 @@ def test_scripted_tasks_run_on_worker_threads():
     assert any(name.startswith("forkwait-worker") for name in names)
 
 
-def test_script_preserves_name_and_result():
+def test_script_preserves_name_and_result() -> None:
     def area(w: int, h: int = 2) -> int:
         return w * h
 
@@ -74,27 +75,27 @@ def test_script_preserves_name_and_result():
     assert scripted(3, h=4) == area(3, h=4) == 12
 
 
-def test_script_rejects_non_callables():
+def test_script_rejects_non_callables() -> None:
     with pytest.raises(TypeError, match="function or a Module, got int"):
         fw.script(3)  # type: ignore[call-overload]
 
 
 class Inner(fw.Module):
-    def forward(self, x):
+    def forward(self, x: Any) -> Any:
         return x + 1
 
 
 class Outer(fw.Module):
-    def __init__(self):
+    def __init__(self) -> None:
         self.inner = Inner()
         self.offset = 10
 
-    def forward(self, x):
+    def forward(self, x: Any) -> Any:
         future = fw.fork(self.inner, x)
         return fw.wait(future) + self.offset, fw.wait(fw.fork(threading.current_thread))
 
 
-def test_script_of_a_module_runs_forward_scripted_and_delegates_attributes():
+def test_script_of_a_module_runs_forward_scripted_and_delegates_attributes() -> None:
     scripted = fw.script(Outer())
     assert isinstance(scripted, fw.ScriptModule)
     value, thread = scripted(1)
@@ -109,7 +110,7 @@ def test_script_of_a_module_runs_forward_scripted_and_delegates_attributes():
     del thread
 
 
-def test_module_without_forward_names_the_class():
+def test_module_without_forward_names_the_class() -> None:
     class Empty(fw.Module):
         pass
 
@@ -117,8 +118,8 @@ def test_module_without_forward_names_the_class():
         Empty()()
 
 
-def test_ignore_is_identity_and_checks_callables():
-    def helper(x):
+def test_ignore_is_identity_and_checks_callables() -> None:
+    def helper(x: Any) -> Any:
         return x
 
     assert fw.ignore(helper) is helper
@@ -126,15 +127,15 @@ def test_ignore_is_identity_and_checks_callables():
         fw.ignore(1)  # type: ignore[arg-type]
 
 
-def test_plain_python_after_a_scripted_call_is_synchronous_again():
+def test_plain_python_after_a_scripted_call_is_synchronous_again() -> None:
     fw.script(lambda: None)()
     assert fw.fork(threading.get_ident).wait() == threading.get_ident()
 
 
-def test_scripted_futures_can_be_waited_from_plain_python():
+def test_scripted_futures_can_be_waited_from_plain_python() -> None:
     release = threading.Event()
 
-    def slow(x):
+    def slow(x: Any) -> Any:
         release.wait(timeout=10)
         return x * 3
 
@@ -143,12 +144,12 @@ def test_scripted_futures_can_be_waited_from_plain_python():
     assert [fw.wait(f) for f in futures] == [i * 3 for i in range(8)]
 
 
-def test_collect_all_and_wait_all():
-    def fail():
+def test_collect_all_and_wait_all() -> None:
+    def fail() -> Any:
         raise KeyError("k")
 
     @fw.script
-    def body():
+    def body() -> Any:
         futures = [fw.fork(int, "1"), fw.fork(fail), fw.fork(int, "3")]
         collected = fw.wait(fw.collect_all(futures))
         return futures, collected
@@ -162,4 +163,4 @@ def test_collect_all_and_wait_all():
     with pytest.raises(TypeError, match="item 1 is int"):
         fw.wait_all([futures[0], 1])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="collect_all"):
-        fw.collect_all([None])  # type: ignore[list-item]
+        fw.collect_all([None])  # type: ignore[arg-type]
