@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -193,3 +196,71 @@ def test_reference_is_registered_and_claims_its_profiles() -> None:
     adapter = load_adapter("reference")
     assert adapter.profiles == {"core", "async", "dynamic"}
     assert adapter.missing_names() == []
+
+
+CLEANUP_DOC = """Cleanup
+=======
+
+.. requirement:: CLEAN-1
+   :profile: core
+
+   Cleanup runs after the group's tests.
+
+.. testsetup::
+
+   log = []
+
+.. testcode::
+
+   log.append("test")
+
+.. testcleanup::
+
+   assert log == ["test", "second"], log
+   raise RuntimeError("cleanup ran and failed on purpose")
+
+.. testcode::
+
+   log.append("second")
+"""
+
+
+def test_cleanup_runs_after_the_last_test_of_its_group_and_reports_failures(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "cleanup.rst").write_text(CLEANUP_DOC)
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "conformance.plugin",
+        "-p",
+        "no:doctest",
+        "--spec-root",
+        str(pytester.path),
+    )
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(
+        ["*cleanup of group 'default' failed*", "*RuntimeError: cleanup ran and failed on purpose"]
+    )
+
+
+def test_markers_select_by_profile_and_keywords_by_requirement(pytester: pytest.Pytester) -> None:
+    shutil.copy(FIXTURES / "failing.rst", pytester.path / "failing.rst")
+    base = ["-p", "conformance.plugin", "-p", "no:doctest", "--spec-root", str(pytester.path)]
+    by_marker = pytester.runpytest_subprocess(*base, "-m", "profile_core", "-k", "FAIL-DOCTEST")
+    by_marker.assert_outcomes(passed=1, deselected=4)
+    none_async = pytester.runpytest_subprocess(*base, "-m", "profile_async")
+    none_async.assert_outcomes(deselected=5)
+
+
+def test_the_spec_passes_under_xdist_with_documents_kept_together() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "-n", "2", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "failed" not in result.stdout.splitlines()[-1]
+    # the summary table, folded from the workers' reports: every requirement passed
+    assert re.search(r"^all\s+(\d+)\s+\1\s+0\s+0\s+0$", result.stdout, re.MULTILINE), result.stdout
