@@ -8,6 +8,8 @@ from reference_impl._api import collect_all, fork, wait, wait_all
 from reference_impl._future import DeadlockError, Future, UnretrievedExceptionWarning
 from reference_impl._pool import ENV_NUM_THREADS, get_num_threads, set_num_threads
 from reference_impl._script import Module, ScriptModule, ignore, script
+from reference_impl._tensor import Tensor, TracerWarning, tensor
+from reference_impl._trace import GraphNode, TracedFunction, TracingError, graph_nodes, trace
 
 __version__ = "0.1.0"
 
@@ -15,16 +17,24 @@ __all__ = [
     "ENV_NUM_THREADS",
     "DeadlockError",
     "Future",
+    "GraphNode",
     "Module",
     "ScriptModule",
+    "Tensor",
+    "TracedFunction",
+    "TracerWarning",
+    "TracingError",
     "UnretrievedExceptionWarning",
     "__version__",
     "collect_all",
     "fork",
     "get_num_threads",
+    "graph_nodes",
     "ignore",
     "script",
     "set_num_threads",
+    "tensor",
+    "trace",
     "wait",
     "wait_all",
 ]

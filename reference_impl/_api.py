@@ -8,6 +8,8 @@ from typing import Any, ParamSpec, TypeVar
 from reference_impl._future import Future
 from reference_impl._pool import get_pool
 from reference_impl._state import state
+from reference_impl._trace import trace_fork, trace_wait
+from reference_impl._tracing import active_scope
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -28,6 +30,9 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         raise TypeError(
             f"fork() expects a callable as its first argument, got {type(func).__name__}: {func!r}"
         )
+    scope = active_scope()
+    if scope is not None:
+        return trace_fork(scope, func, args, kwargs)
     if not state.scripted:
         return Future(func, args, kwargs, run_now=True)
     future: Future[T] = Future(func, args, kwargs, run_now=False)
@@ -51,6 +56,9 @@ def wait(future: Future[T], /) -> T:
         raise TypeError(
             f"wait() expects a Future returned by fork(), got {type(future).__name__}: {future!r}"
         )
+    scope = active_scope()
+    if scope is not None:
+        return trace_wait(scope, future)  # type: ignore[no-any-return]
     return future._wait()
 
 

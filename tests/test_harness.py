@@ -194,7 +194,7 @@ def test_adapter_lookup_errors_are_clear(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 def test_reference_is_registered_and_claims_its_profiles() -> None:
     adapter = load_adapter("reference")
-    assert adapter.profiles == {"core", "async", "dynamic"}
+    assert adapter.profiles == {"core", "async", "dynamic", "trace"}
     assert adapter.missing_names() == []
 
 

@@ -14,12 +14,23 @@ def adapter() -> Adapter:
     # A module, not a namespace object: compilers such as TorchScript resolve
     # ``fw.fork`` inside scripted code only through module attributes.
     fw = ModuleType("fw", "forkwait reference implementation, as examples see it")
-    for name in ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"):
+    for name in (
+        "fork",
+        "wait",
+        "Future",
+        "Module",
+        "script",
+        "ignore",
+        "collect_all",
+        "wait_all",
+        "trace",
+        "tensor",
+        "graph_nodes",
+    ):
         setattr(fw, name, getattr(reference_impl, name))
     return Adapter(
         name="reference",
         version=reference_impl.__version__,
         fw=fw,
-        # trace arrives with the graph IR (its own issue); until then it is not claimed
-        profiles=frozenset({"core", "async", "dynamic"}),
+        profiles=frozenset({"core", "async", "dynamic", "trace"}),
     )
