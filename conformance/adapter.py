@@ -47,6 +47,8 @@ class Adapter:
     profiles: frozenset[str]
     #: requirement ID -> why this implementation is expected to fail it
     expected_failures: Mapping[str, str] = field(default_factory=dict)
+    #: pytest ``filterwarnings`` entries for this implementation's own noise
+    warning_filters: tuple[str, ...] = ()
 
     def missing_names(self) -> list[str]:
         """``fw`` names that a claimed profile needs and the adapter lacks."""

@@ -51,6 +51,14 @@ def pytest_args(impl: str | None, extra: Sequence[str]) -> list[str]:
     ]
     if impl:
         args += ["--impl", impl]
+    if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
+        # One worker process, so an example that crashes or wedges it fails alone.
+        # "load" with one worker keeps document order; "loadfile" is not used here
+        # because pytest-xdist 3.8 can stall after replacing a crashed worker under it
+        # (pytest-dev/pytest-xdist#784, #1378).
+        args += ["-n", "1", "--dist", "load"]
+    if not any(arg.startswith("--max-worker-restart") for arg in extra):
+        args += ["--max-worker-restart", "1000"]
     return [*args, *extra]
 
 

@@ -6,16 +6,26 @@ checkout; ``forkwait-conformance`` does so for an installed suite).
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conformance.adapter import PROFILES, AdapterError, load_adapter
-from conformance.collect import SpecFile
+from conformance.catalog import requirements_in
+from conformance.collect import SpecFile, SpecItem, requirement_from_nodeid
 from conformance.implementation import DEFAULT_IMPL, ENV_IMPL, select, selected
 from conformance.spec_files import spec_dir
 from conformance.summary import RequirementResults, render_table
+from conformance.xfails import XfailsError, check_known, load_xfails
+
+DEFAULT_EXAMPLE_TIMEOUT = 30.0
+#: seconds past --example-timeout before the watchdog ends the process
+HARD_DEADLINE_GRACE = 5.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -27,6 +37,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"or module:attribute (default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
     )
     group.addoption(
+        "--example-timeout",
+        type=float,
+        default=DEFAULT_EXAMPLE_TIMEOUT,
+        help="seconds one example may run (0: no limit). A hang Python can interrupt fails "
+        "the example; one it cannot (C code holding the GIL) ends the worker process, which "
+        "pytest-xdist replaces (forkwait-conformance runs with -n 1 for this)",
+    )
+    group.addoption(
+        "--xfails-file",
+        default=None,
+        help="TOML file of requirements expected to fail, with reasons (added to the "
+        "adapter's own list; see conformance/xfails.py)",
+    )
+    group.addoption(
         "--spec-root",
         default=None,
         help="folder whose .rst files are run as spec documents (default: the installed spec)",
@@ -35,14 +59,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     name = config.getoption("impl") or os.environ.get(ENV_IMPL) or DEFAULT_IMPL
+    catalog = requirements_in(_spec_root(config))
     try:
-        select(load_adapter(name))
-    except AdapterError as exc:
+        adapter = load_adapter(name)
+        check_known(adapter.expected_failures, catalog, f"adapter {adapter.name!r}")
+        xfails_file = config.getoption("xfails_file")
+        if xfails_file:
+            extra = load_xfails(Path(xfails_file))
+            check_known(extra, catalog, xfails_file)
+            adapter = replace(adapter, expected_failures={**adapter.expected_failures, **extra})
+    except (AdapterError, XfailsError) as exc:
         raise pytest.UsageError(str(exc)) from exc
+    select(adapter)
     for profile, about in PROFILES.items():
         config.addinivalue_line("markers", f"profile_{profile}: requirement of profile {about}")
     config.addinivalue_line("markers", "requirement(id): the spec requirement an example tests")
-    config.pluginmanager.register(ConformanceReporter(), "forkwait-conformance-reporter")
+    profiles = {req_id: req.profile for req_id, req in catalog.items()}
+    if not hasattr(config, "workerinput"):  # the controller (or a run without xdist)
+        config.pluginmanager.register(
+            ConformanceReporter(profiles), "forkwait-conformance-reporter"
+        )
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -51,6 +87,48 @@ def pytest_report_header(config: pytest.Config) -> str:
         f"forkwait implementation: {adapter.name} {adapter.version}, "
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; spec: {_spec_root(config)}"
     )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Arm the hard deadline: a C-level watchdog that needs no GIL to end the process."""
+    timeout = item.config.getoption("example_timeout")
+    stream = sys.__stderr__  # the real stream: pytest captures sys.stderr
+    if not isinstance(item, SpecItem) or not timeout or stream is None:
+        return (yield)
+    faulthandler.dump_traceback_later(timeout + HARD_DEADLINE_GRACE, exit=True, file=stream)
+    try:
+        return (yield)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The soft deadline: pytest-timeout fails an example that Python can interrupt."""
+    timeout = config.getoption("example_timeout")
+    if timeout:
+        for item in items:
+            if isinstance(item, SpecItem):
+                item.add_marker(pytest.mark.timeout(timeout))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: object) -> None:
+    """An example that ended its xdist worker: name its requirement, say what happened."""
+    requirement = requirement_from_nodeid(crashitem)
+    report.user_properties = [("requirement", requirement or ""), ("profile", "")]
+    what = (
+        f"{requirement or crashitem}: the example ended its worker process. It crashed the "
+        "interpreter, or hung past --example-timeout where Python could not interrupt it "
+        f"(see the thread dump above). [{report.longrepr}]"
+    )
+    reason = selected().expected_failures.get(requirement or "")
+    if reason is not None:  # an expected failure, even this way
+        report.outcome = "skipped"
+        report.wasxfail = f"{requirement}: {reason}"
+        report.longrepr = None
+    else:
+        report.longrepr = what
 
 
 def _spec_root(config: pytest.Config) -> Path:
@@ -67,8 +145,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile |
 class ConformanceReporter:
     """Folds every report into per-requirement outcomes; prints the profile table."""
 
-    def __init__(self) -> None:
-        self.results = RequirementResults()
+    def __init__(self, profiles: dict[str, str]) -> None:
+        self.results = RequirementResults(profiles=profiles)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.results.add(report)
@@ -81,6 +159,17 @@ class ConformanceReporter:
         terminalreporter.section(f"forkwait conformance: {adapter.name} {adapter.version}")
         for line in render_table(results.by_profile(), PROFILES):
             terminalreporter.write_line(line)
-        failed = sorted(r for r, o in results.outcomes.items() if o == "failed")
+        failed = results.with_outcome("failed")
         if failed:
-            terminalreporter.write_line(f"failed requirements: {', '.join(failed)}")
+            terminalreporter.write_line(f"failed requirements: {', '.join(failed)}", red=True)
+        unexpected = results.with_outcome("xpassed")
+        if unexpected:
+            terminalreporter.write_line(
+                "expected to fail but passed (remove them from the expected failures): "
+                + ", ".join(unexpected),
+                red=True,
+            )
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.results.with_outcome("xpassed") and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

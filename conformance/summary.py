@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-OUTCOMES = ("passed", "failed", "xfailed", "skipped")
-# A requirement is as bad as its worst example.
-_SEVERITY = {"skipped": 0, "passed": 1, "xfailed": 2, "failed": 3}
+OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped")
+# A requirement is as bad as its worst example. An expected failure is
+# "xfailed" once any of its examples fails, "xpassed" (an unexpected pass, which
+# fails the run) only when all of them pass.
+_SEVERITY = {"skipped": 0, "passed": 1, "xpassed": 2, "xfailed": 3, "failed": 4}
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -20,25 +22,31 @@ def item_outcome(report: pytest.TestReport) -> str | None:
     if report.skipped:
         return "xfailed" if hasattr(report, "wasxfail") else "skipped"
     if report.when == "call" and report.passed:
-        return "passed"
+        return "xpassed" if hasattr(report, "wasxfail") else "passed"
     return None
 
 
 @dataclass
 class RequirementResults:
-    outcomes: dict[str, str] = field(default_factory=dict)
+    #: requirement ID -> profile, for requirements known before any report arrives
     profiles: dict[str, str] = field(default_factory=dict)
+    outcomes: dict[str, str] = field(default_factory=dict)
 
     def add(self, report: pytest.TestReport) -> None:
         props: Mapping[str, object] = dict(report.user_properties)
         requirement = str(props.get("requirement") or "")
+        profile = str(props.get("profile") or "")
         outcome = item_outcome(report)
         if not requirement or outcome is None:
             return
-        self.profiles[requirement] = str(props.get("profile", ""))
+        if profile or requirement not in self.profiles:
+            self.profiles[requirement] = profile
         previous = self.outcomes.get(requirement)
         if previous is None or _SEVERITY[outcome] > _SEVERITY[previous]:
             self.outcomes[requirement] = outcome
+
+    def with_outcome(self, outcome: str) -> list[str]:
+        return sorted(r for r, o in self.outcomes.items() if o == outcome)
 
     def by_profile(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {}

@@ -1,0 +1,113 @@
+"""The adapter for PyTorch's ``torch.jit`` (``--impl torch``; needs the ``torch`` extra).
+
+``fw.fork``, ``fw.wait``, ``fw.Future`` and ``fw.ignore`` are torch's own
+objects, not wrappers: TorchScript recognises them by identity when it
+compiles ``fw.fork(...)`` inside a scripted function. torch's
+DeprecationWarnings are silenced for the adapter's examples only, through the
+adapter's warning filters, never for the whole process.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from conformance.adapter import Adapter
+from conformance.xfails import load_xfails
+
+XFAILS_FILE = Path(__file__).with_name("torch_xfails.toml")
+
+#: pytest ``filterwarnings`` entries applied to every example of this adapter
+WARNING_FILTERS = (
+    r"ignore:`torch\.jit\.\w+` is deprecated:DeprecationWarning",
+    r"ignore:.*torch\.jit\.\w+.* is deprecated:DeprecationWarning",
+    "ignore:Failed to initialize NumPy:UserWarning",
+)
+
+
+class GraphNode(NamedTuple):
+    """The neutral node view of the spec (see ``reference_impl.GraphNode``)."""
+
+    kind: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    blocks: tuple[tuple[GraphNode, ...], ...]
+
+
+_KINDS = {"prim::fork": "fork", "aten::wait": "wait", "prim::Constant": "constant"}
+
+
+def _normalise(node: Any) -> GraphNode:
+    kind: str = node.kind()
+    blocks: tuple[tuple[GraphNode, ...], ...] = ()
+    if kind == "prim::fork":
+        # the forked body is the node attribute "Subgraph", not a block
+        blocks = (tuple(_nodes(node.g("Subgraph").nodes())),)
+    return GraphNode(
+        _KINDS.get(kind, kind.rsplit("::", maxsplit=1)[-1]),
+        tuple(v.debugName() for v in node.inputs()),
+        tuple(v.debugName() for v in node.outputs()),
+        blocks,
+    )
+
+
+def _nodes(nodes: Any) -> Iterator[GraphNode]:
+    return (_normalise(node) for node in nodes)
+
+
+def graph_nodes(traced: Any) -> list[GraphNode]:
+    """Top-level nodes of a traced (or scripted) function's graph, normalised."""
+    return list(_nodes(traced.graph.nodes()))
+
+
+def _quiet(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Call a torch.jit entry point that is used from Python only, without its warning."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return func(*args, **kwargs)
+
+    call.__name__ = getattr(func, "__name__", "call")
+    call.__doc__ = getattr(func, "__doc__", None)
+    return call
+
+
+def _trace(func: Callable[..., Any], example_inputs: Any) -> Any:
+    import torch  # noqa: PLC0415
+
+    # check_trace=True would run the Python body three times (side effects triple)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return torch.jit.trace(func, example_inputs, check_trace=False)
+
+
+def adapter() -> Adapter:
+    """Build the torch.jit adapter (imports torch only when chosen)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+        import torch  # noqa: PLC0415
+
+    fw = ModuleType("fw", "torch.jit, as the forkwait spec's examples see it")
+    fw.fork = torch.jit.fork  # type: ignore[attr-defined]
+    fw.wait = torch.jit.wait  # type: ignore[attr-defined]
+    fw.Future = torch.jit.Future  # type: ignore[attr-defined]
+    fw.ignore = torch.jit.ignore  # type: ignore[attr-defined]
+    fw.Module = torch.nn.Module  # type: ignore[attr-defined]
+    fw.script = _quiet(torch.jit.script)  # type: ignore[attr-defined]
+    fw.trace = _trace  # type: ignore[attr-defined]
+    fw.tensor = torch.tensor  # type: ignore[attr-defined]
+    fw.graph_nodes = graph_nodes  # type: ignore[attr-defined]
+    fw.collect_all = torch.futures.collect_all  # type: ignore[attr-defined]
+    fw.wait_all = torch.futures.wait_all  # type: ignore[attr-defined]
+    return Adapter(
+        name="torch",
+        version=torch.__version__,
+        fw=fw,
+        profiles=frozenset({"core", "async", "trace"}),
+        expected_failures=load_xfails(XFAILS_FILE),
+        warning_filters=WARNING_FILTERS,
+    )
