@@ -3,7 +3,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: conformance test lint type docs doctest check wheel-smoke clean
+.PHONY: conformance conformance-torch matrix test lint type docs doctest check wheel-smoke clean
+TORCH_STAMP := $(VENV)/.torch-stamp
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,6 +15,21 @@ $(STAMP): pyproject.toml
 ## the main job: the conformance suite against the embedded reference implementation
 conformance: $(STAMP)
 	$(BIN)/forkwait-conformance --impl reference
+
+# torch 2.13.0 CPU: the pin matches a wheel on this machine's disk (no multi-GB download)
+$(TORCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,torch]'
+	touch $@
+
+## the suite against torch.jit; passes with torch's declared expected failures
+conformance-torch: $(TORCH_STAMP)
+	$(BIN)/forkwait-conformance --impl torch
+
+## re-record docs/_results/ (the docs' conformance matrix) from both implementations
+matrix: $(TORCH_STAMP)
+	$(BIN)/forkwait-conformance --impl reference -q --report docs/_results/reference.json
+	$(BIN)/forkwait-conformance --impl torch -q --report docs/_results/torch.json
+	$(BIN)/forkwait-conformance matrix docs/_results/reference.json docs/_results/torch.json
 
 ## unit tests of reference_impl and conformance, plus the spec's examples
 test: $(STAMP)
@@ -38,7 +54,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: test conformance lint type docs doctest wheel-smoke
+check: test conformance conformance-torch lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)

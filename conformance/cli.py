@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from conformance import __version__
 from conformance.adapter import available
 from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.matrix import to_markdown, to_rst
+from conformance.report import ReportError, read_report
 from conformance.spec_files import spec_dir
 
 
@@ -22,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="forkwait-conformance",
         description="Run the forkwait spec's examples against an implementation and report "
-        "per requirement. Unknown options are passed to pytest.",
+        "per requirement. Unknown options are passed to pytest. "
+        "'forkwait-conformance matrix A.json B.json' renders results side by side.",
     )
     parser.add_argument(
         "--impl",
@@ -62,8 +66,33 @@ def pytest_args(impl: str | None, extra: Sequence[str]) -> list[str]:
     return [*args, *extra]
 
 
+def matrix_main(argv: Sequence[str]) -> int:
+    """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
+    parser = argparse.ArgumentParser(
+        prog="forkwait-conformance matrix",
+        description="Render requirement x implementation results from --report JSON files.",
+    )
+    parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
+    parser.add_argument("--format", choices=("markdown", "rst"), default="markdown")
+    parser.add_argument("--output", type=Path, help="write here instead of standard output")
+    options = parser.parse_args(argv)
+    try:
+        reports = [read_report(path) for path in options.reports]
+    except ReportError as exc:
+        parser.error(str(exc))
+    text = (to_rst if options.format == "rst" else to_markdown)(reports)
+    if options.output:
+        options.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    options, extra = build_parser().parse_known_args(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["matrix"]:
+        return matrix_main(args[1:])
+    options, extra = build_parser().parse_known_args(args)
     if options.list:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")

@@ -19,6 +19,7 @@ from conformance.adapter import PROFILES, AdapterError, load_adapter
 from conformance.catalog import requirements_in
 from conformance.collect import SpecFile, SpecItem, requirement_from_nodeid
 from conformance.implementation import DEFAULT_IMPL, ENV_IMPL, select, selected
+from conformance.report import build_report, write_report
 from conformance.spec_files import spec_dir
 from conformance.summary import RequirementResults, render_table
 from conformance.xfails import XfailsError, check_known, load_xfails
@@ -43,6 +44,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds one example may run (0: no limit). A hang Python can interrupt fails "
         "the example; one it cannot (C code holding the GIL) ends the worker process, which "
         "pytest-xdist replaces (forkwait-conformance runs with -n 1 for this)",
+    )
+    group.addoption(
+        "--report",
+        default=None,
+        metavar="PATH",
+        help="write per-requirement results as JSON (see conformance/report.py)",
     )
     group.addoption(
         "--xfails-file",
@@ -77,7 +84,8 @@ def pytest_configure(config: pytest.Config) -> None:
     profiles = {req_id: req.profile for req_id, req in catalog.items()}
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist)
         config.pluginmanager.register(
-            ConformanceReporter(profiles), "forkwait-conformance-reporter"
+            ConformanceReporter(profiles, config.getoption("report")),
+            "forkwait-conformance-reporter",
         )
 
 
@@ -145,8 +153,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> SpecFile |
 class ConformanceReporter:
     """Folds every report into per-requirement outcomes; prints the profile table."""
 
-    def __init__(self, profiles: dict[str, str]) -> None:
+    def __init__(self, profiles: dict[str, str], report_path: str | None) -> None:
         self.results = RequirementResults(profiles=profiles)
+        self.order = list(profiles)
+        self.report_path = Path(report_path) if report_path else None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.results.add(report)
@@ -173,3 +183,5 @@ class ConformanceReporter:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.results.with_outcome("xpassed") and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if self.report_path is not None:
+            write_report(build_report(selected(), self.results, self.order), self.report_path)

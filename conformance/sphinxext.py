@@ -10,10 +10,12 @@ build warning (an error under ``-W``).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -84,6 +86,36 @@ class RequirementDirective(SphinxDirective):
             _OBJECT_TYPE, req_id, target, location=box
         )
         return [box]
+
+
+class ConformanceMatrixDirective(SphinxDirective):
+    """``.. conformance-matrix:: a.json b.json``: results side by side (paths relative
+    to the document), rendered by the same code as ``forkwait-conformance matrix``."""
+
+    required_arguments = 1
+    optional_arguments = 20
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {"details": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        from conformance.matrix import details_rst, to_rst  # noqa: PLC0415
+        from conformance.report import ReportError, read_report  # noqa: PLC0415
+
+        reports = []
+        for argument in self.arguments:
+            _, path = self.env.relfn2path(argument, self.env.docname)
+            self.env.note_dependency(path)
+            try:
+                reports.append(read_report(Path(path)))
+            except ReportError as exc:
+                raise self.error(str(exc)) from exc
+        container = nodes.container(classes=["forkwait-matrix"])
+        text = to_rst(reports)
+        if "details" in self.options:
+            text += "\n" + details_rst(reports)
+        lines = StringList(text.splitlines(), source=self.env.docname)
+        self.state.nested_parse(lines, self.content_offset, container)
+        return [container]
 
 
 class RequirementIndexDirective(SphinxDirective):
@@ -186,6 +218,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_object_type(_OBJECT_TYPE, "req", objname="requirement")
     app.add_directive("requirement", RequirementDirective)
     app.add_directive("requirement-index", RequirementIndexDirective)
+    app.add_directive("conformance-matrix", ConformanceMatrixDirective)
     app.add_node(
         requirement_node,
         html=(_visit_box, _depart_box),

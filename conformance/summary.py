@@ -26,24 +26,52 @@ def item_outcome(report: pytest.TestReport) -> str | None:
     return None
 
 
+MESSAGE_LIMIT = 4000
+
+
+def report_message(report: pytest.TestReport) -> str:
+    """What a reader needs from a report: the failure text, or the skip/xfail reason."""
+    wasxfail = getattr(report, "wasxfail", "")
+    if report.skipped and isinstance(report.longrepr, tuple):
+        text = str(report.longrepr[2]).removeprefix("Skipped: ")
+    elif report.failed:
+        text = report.longreprtext
+    else:
+        text = str(wasxfail)
+    if report.skipped and wasxfail:
+        text = str(wasxfail)
+    requirement = str(dict(report.user_properties).get("requirement") or "")
+    text = text.removeprefix(f"{requirement}: ") if requirement else text
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "\n[...]"
+
+
 @dataclass
 class RequirementResults:
     #: requirement ID -> profile, for requirements known before any report arrives
     profiles: dict[str, str] = field(default_factory=dict)
     outcomes: dict[str, str] = field(default_factory=dict)
+    durations: dict[str, float] = field(default_factory=dict)
+    #: the message of the report that settled the requirement's outcome
+    messages: dict[str, str] = field(default_factory=dict)
+    examples: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, report: pytest.TestReport) -> None:
         props: Mapping[str, object] = dict(report.user_properties)
         requirement = str(props.get("requirement") or "")
         profile = str(props.get("profile") or "")
-        outcome = item_outcome(report)
-        if not requirement or outcome is None:
+        if not requirement:
             return
+        self.durations[requirement] = self.durations.get(requirement, 0.0) + report.duration
+        outcome = item_outcome(report)
+        if outcome is None:
+            return
+        self.examples.setdefault(requirement, set()).add(report.nodeid)
         if profile or requirement not in self.profiles:
             self.profiles[requirement] = profile
         previous = self.outcomes.get(requirement)
         if previous is None or _SEVERITY[outcome] > _SEVERITY[previous]:
             self.outcomes[requirement] = outcome
+            self.messages[requirement] = report_message(report)
 
     def with_outcome(self, outcome: str) -> list[str]:
         return sorted(r for r, o in self.outcomes.items() if o == outcome)

@@ -1,0 +1,42 @@
+"""The recorded results behind the docs' matrix stay true to the spec and the xfails files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.adapters.torch_jit import XFAILS_FILE
+from conformance.catalog import requirements_in
+from conformance.report import RunReport, read_report
+from conformance.spec_files import spec_dir
+from conformance.xfails import load_xfails
+
+RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
+REGENERATE = "re-record them with `make matrix`"
+
+
+def recorded(name: str) -> RunReport:
+    return read_report(RESULTS / f"{name}.json")
+
+
+@pytest.mark.parametrize("name", ["reference", "torch"])
+def test_recorded_results_cover_exactly_the_spec(name: str) -> None:
+    ids = [record.id for record in recorded(name).requirements]
+    assert ids == list(requirements_in(spec_dir())), f"docs/_results/{name}.json is stale: " + (
+        REGENERATE
+    )
+
+
+def test_the_reference_passes_every_requirement() -> None:
+    outcomes = {r.id: r.outcome for r in recorded("reference").requirements}
+    assert {o for o in outcomes.values()} == {"passed"}, outcomes
+
+
+def test_torch_fails_exactly_its_declared_requirements() -> None:
+    report = recorded("torch")
+    failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
+    assert failing == set(load_xfails(XFAILS_FILE)), REGENERATE
+    assert {r.outcome for r in report.requirements if r.id in failing} == {"xfailed"}
+    skipped = {r.profile for r in report.requirements if r.outcome == "skipped"}
+    assert skipped == {"dynamic"}
