@@ -6,10 +6,7 @@ checkout; ``forkwait-conformance`` does so for an installed suite).
 
 from __future__ import annotations
 
-import faulthandler
 import os
-import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,16 +14,13 @@ import pytest
 
 from conformance.adapter import PROFILES, AdapterError, load_adapter
 from conformance.catalog import requirements_in
-from conformance.collect import SpecFile, SpecItem, requirement_from_nodeid
+from conformance.collect import SpecFile
 from conformance.implementation import DEFAULT_IMPL, ENV_IMPL, select, selected
+from conformance.isolation import DEFAULT_EXAMPLE_TIMEOUT, Isolation
 from conformance.report import build_report, write_report
 from conformance.spec_files import spec_dir
 from conformance.summary import RequirementResults, render_table
 from conformance.xfails import XfailsError, check_known, load_xfails
-
-DEFAULT_EXAMPLE_TIMEOUT = 30.0
-#: seconds past --example-timeout before the watchdog ends the process
-HARD_DEADLINE_GRACE = 5.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -82,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"profile_{profile}: requirement of profile {about}")
     config.addinivalue_line("markers", "requirement(id): the spec requirement an example tests")
     profiles = {req_id: req.profile for req_id, req in catalog.items()}
+    config.pluginmanager.register(Isolation(config), "forkwait-isolation")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist)
         config.pluginmanager.register(
             ConformanceReporter(profiles, config.getoption("report")),
@@ -95,48 +90,6 @@ def pytest_report_header(config: pytest.Config) -> str:
         f"forkwait implementation: {adapter.name} {adapter.version}, "
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; spec: {_spec_root(config)}"
     )
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Arm the hard deadline: a C-level watchdog that needs no GIL to end the process."""
-    timeout = item.config.getoption("example_timeout")
-    stream = sys.__stderr__  # the real stream: pytest captures sys.stderr
-    if not isinstance(item, SpecItem) or not timeout or stream is None:
-        return (yield)
-    faulthandler.dump_traceback_later(timeout + HARD_DEADLINE_GRACE, exit=True, file=stream)
-    try:
-        return (yield)
-    finally:
-        faulthandler.cancel_dump_traceback_later()
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The soft deadline: pytest-timeout fails an example that Python can interrupt."""
-    timeout = config.getoption("example_timeout")
-    if timeout:
-        for item in items:
-            if isinstance(item, SpecItem):
-                item.add_marker(pytest.mark.timeout(timeout))
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: object) -> None:
-    """An example that ended its xdist worker: name its requirement, say what happened."""
-    requirement = requirement_from_nodeid(crashitem)
-    report.user_properties = [("requirement", requirement or ""), ("profile", "")]
-    what = (
-        f"{requirement or crashitem}: the example ended its worker process. It crashed the "
-        "interpreter, or hung past --example-timeout where Python could not interrupt it "
-        f"(see the thread dump above). [{report.longrepr}]"
-    )
-    reason = selected().expected_failures.get(requirement or "")
-    if reason is not None:  # an expected failure, even this way
-        report.outcome = "skipped"
-        report.wasxfail = f"{requirement}: {reason}"
-        report.longrepr = None
-    else:
-        report.longrepr = what
 
 
 def _spec_root(config: pytest.Config) -> Path:

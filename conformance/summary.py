@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ def item_outcome(report: pytest.TestReport) -> str | None:
 
 
 MESSAGE_LIMIT = 4000
+_XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
 
 
 def report_message(report: pytest.TestReport) -> str:
@@ -40,6 +42,7 @@ def report_message(report: pytest.TestReport) -> str:
         text = str(wasxfail)
     if report.skipped and wasxfail:
         text = str(wasxfail)
+    text = _XDIST_HEADER.sub("", text, count=1)
     requirement = str(dict(report.user_properties).get("requirement") or "")
     text = text.removeprefix(f"{requirement}: ") if requirement else text
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "\n[...]"

@@ -15,3 +15,12 @@ def pool_size() -> Iterator[None]:
     before = fw.get_num_threads()
     yield
     fw.set_num_threads(before)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the mutation score when the mutant tests ran."""
+    from tests import test_mutants  # noqa: PLC0415
+
+    if test_mutants.caught:
+        terminalreporter.section("forkwait suite teeth")
+        terminalreporter.write_line(test_mutants.pytest_terminal_summary_text())

@@ -1,0 +1,18 @@
+"""fork does not check its function: calling a non-callable fails later, at wait."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    def call_later(*a: Any, **k: Any) -> Any:
+        return func(*a, **k)  # a non-callable fails here, inside the task
+
+    return ref.fork(call_later, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("accepts-non-callable", fork=fork)

@@ -1,0 +1,18 @@
+"""Forking a lambda takes the whole interpreter down (a crashing implementation)."""
+
+import os
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if getattr(func, "__name__", "") == "<lambda>":
+        os._exit(70)
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("crashes-on-lambda", fork=fork)

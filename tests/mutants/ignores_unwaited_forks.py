@@ -1,0 +1,16 @@
+"""The trace leaves out forks that are never waited."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+from tests.mutants._graphs import drop_unwaited
+
+
+def graph_nodes(traced: Any) -> list[Any]:
+    return drop_unwaited(ref.graph_nodes(traced))
+
+
+def adapter() -> Adapter:
+    return mutant("ignores-unwaited-forks", graph_nodes=graph_nodes)

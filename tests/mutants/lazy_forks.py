@@ -1,0 +1,74 @@
+"""fork records the call; the task runs only when first waited."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Generic, TypeVar
+
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+T = TypeVar("T")
+
+
+class LazyFuture(Generic[T]):
+    def __init__(self, func: Any, args: Any, kwargs: Any) -> None:
+        self._call = (func, args, kwargs)
+        self._lock = threading.Lock()
+        self._done = False
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def done(self) -> bool:
+        return self._done
+
+    def wait(self) -> Any:
+        with self._lock:
+            if not self._done:
+                func, args, kwargs = self._call
+                try:
+                    self._value = func(*args, **kwargs)
+                except Exception as exc:  # noqa: BLE001
+                    self._error = exc
+                self._done = True
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> LazyFuture[Any]:
+    if not callable(func):
+        raise TypeError(f"fork() needs a callable, got {type(func).__name__}")
+    return LazyFuture(func, args, kwargs)
+
+
+def wait(future: Any) -> Any:
+    if not isinstance(future, LazyFuture):
+        raise TypeError(f"wait() needs a future, got {type(future).__name__}")
+    return future.wait()
+
+
+def collect_all(futures: list[LazyFuture[Any]]) -> LazyFuture[Any]:
+    def settle() -> list[LazyFuture[Any]]:
+        for future in futures:
+            with contextlib.suppress(Exception):
+                future.wait()
+        return futures
+
+    return LazyFuture(settle, (), {})
+
+
+def wait_all(futures: list[LazyFuture[Any]]) -> list[Any]:
+    return [future.wait() for future in futures]
+
+
+def adapter() -> Adapter:
+    return mutant(
+        "lazy-forks",
+        fork=fork,
+        wait=wait,
+        Future=LazyFuture,
+        collect_all=collect_all,
+        wait_all=wait_all,
+    )
