@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -33,6 +34,16 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class Explorer:
+    """How an implementation runs scripted code under chosen, replayable schedules."""
+
+    #: n -> n distinct schedule names, in the implementation's own vocabulary
+    schedules: Callable[[int], list[str]]
+    #: schedule name -> context manager under which top-level scripted calls use it
+    use: Callable[[str], AbstractContextManager[object]]
+
+
 class AdapterError(Exception):
     """An implementation could not be found, loaded, or lacks what it claims."""
 
@@ -49,6 +60,8 @@ class Adapter:
     expected_failures: Mapping[str, str] = field(default_factory=dict)
     #: pytest ``filterwarnings`` entries for this implementation's own noise
     warning_filters: tuple[str, ...] = ()
+    #: schedule exploration, for implementations that can control task order
+    explorer: Explorer | None = None
 
     def missing_names(self) -> list[str]:
         """``fw`` names that a claimed profile needs and the adapter lacks."""

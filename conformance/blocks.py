@@ -31,7 +31,7 @@ _ALLOWED_OPTIONS: Mapping[str, frozenset[str]] = {
     "doctest": frozenset(
         {"hide", "options", "pyversion", "skipif", "trim-doctest-flags", "no-trim-doctest-flags"}
     ),
-    "requirement": frozenset({"profile"}),
+    "requirement": frozenset({"profile", "explore"}),
 }
 
 
@@ -53,6 +53,8 @@ class Requirement:
     text: str
     path: str
     line: int
+    #: its examples also run under controlled schedules (``:explore:``)
+    explore: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,4 +165,6 @@ def _parse_requirement(
             f"requirement {arguments} needs :profile: one of {', '.join(PROFILES)}, "
             f"got {profile!r}",
         )
-    return Requirement(arguments, profile, " ".join(text.split()), path, line)
+    return Requirement(
+        arguments, profile, " ".join(text.split()), path, line, explore="explore" in options
+    )

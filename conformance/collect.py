@@ -48,16 +48,30 @@ class SpecFile(pytest.File):
             )
         self.run = DocumentRun(groups, DOCTEST_GLOBAL_SETUP)
         adapter = selected()
+        schedules = explored_schedules(self.config, adapter)
         for group in groups.values():
             for index, test in enumerate(group.tests):
+                name = _item_name(test, group.name)
                 yield SpecItem.from_parent(
                     self,
-                    name=_item_name(test, group.name),
+                    name=name,
                     test=test,
                     group=group.name,
                     last_of_group=index == len(group.tests) - 1,
                     adapter=adapter,
                 )
+                requirement = test.code.requirement
+                if requirement is not None and requirement.explore:
+                    for schedule in schedules:
+                        yield SpecItem.from_parent(
+                            self,
+                            name=f"{name}[schedule {schedule}]",
+                            test=test,
+                            group=group.name,
+                            last_of_group=False,
+                            adapter=adapter,
+                            schedule=schedule,
+                        )
 
     def teardown(self) -> None:
         failures = self.run.cleanup_all() if hasattr(self, "run") else []
@@ -65,10 +79,21 @@ class SpecFile(pytest.File):
             raise SpecFailure("cleanup failed:\n" + "\n".join(failures))
 
 
+def explored_schedules(config: pytest.Config, adapter: Adapter) -> list[str]:
+    """The schedules explored examples run under: ``--schedule``, or ``--schedules N``."""
+    if adapter.explorer is None:
+        return []
+    replay = config.getoption("schedule", None)
+    if replay:
+        return [replay]
+    return adapter.explorer.schedules(config.getoption("schedules", 0) or 0)
+
+
 def requirement_from_nodeid(nodeid: str) -> str | None:
     """``docs/fork.rst::FORK-CALLS-1:line42[g]`` -> ``FORK-CALLS-1`` (items are named so)."""
     name = nodeid.rpartition("::")[2]
     requirement = name.partition(":line")[0]
+    requirement = requirement.partition("[")[0]
     return None if not requirement or requirement == NO_REQUIREMENT else requirement
 
 
@@ -90,12 +115,15 @@ class SpecItem(pytest.Item):
         group: str,
         last_of_group: bool,
         adapter: Adapter,
+        schedule: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.test = test
         self.group = group
         self.last_of_group = last_of_group
+        self.adapter = adapter
+        self.schedule = schedule
         requirement = test.code.requirement
         self.requirement_id = requirement.id if requirement else None
         self.profile = requirement.profile if requirement else None
@@ -104,6 +132,7 @@ class SpecItem(pytest.Item):
             ("profile", self.profile or ""),
             ("group", group),
             ("line", str(test.code.line)),
+            ("schedule", schedule or ""),
         ]
         for warning_filter in adapter.warning_filters:
             self.add_marker(pytest.mark.filterwarnings(warning_filter))
@@ -136,9 +165,24 @@ class SpecItem(pytest.Item):
         return self.parent
 
     def runtest(self) -> None:
-        failure = self.parent_file.run.run(self.group, self.test)
+        run = self.parent_file.run
+        if self.schedule is None:
+            failure = run.run(self.group, self.test)
+        else:
+            explorer = self.adapter.explorer
+            assert explorer is not None
+            with explorer.use(self.schedule):
+                failure = run.run(self.group, self.test, variant=self.schedule)
+            if failure is not None:
+                failure = f"{self.replay_hint()}\n{failure}"
         if failure is not None:
             raise SpecFailure(failure)
+
+    def replay_hint(self) -> str:
+        return (
+            f"under schedule {self.schedule}; replay with: forkwait-conformance "
+            f"--impl {self.adapter.name} --schedule {self.schedule} -k {self.requirement_id}"
+        )
 
     def teardown(self) -> None:
         if self.last_of_group:

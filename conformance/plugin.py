@@ -22,6 +22,8 @@ from conformance.spec_files import spec_dir
 from conformance.summary import RequirementResults, render_table
 from conformance.xfails import XfailsError, check_known, load_xfails
 
+DEFAULT_SCHEDULES = 8
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("forkwait", "forkwait conformance")
@@ -38,6 +40,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds one example may run (0: no limit). A hang Python can interrupt fails "
         "the example; one it cannot (C code holding the GIL) ends the worker process, which "
         "pytest-xdist replaces (forkwait-conformance runs with -n 1 for this)",
+    )
+    group.addoption(
+        "--schedules",
+        type=int,
+        default=DEFAULT_SCHEDULES,
+        metavar="N",
+        help="also run the examples of :explore: requirements under N distinct controlled "
+        "schedules, for implementations that can control task order (0: none)",
+    )
+    group.addoption(
+        "--schedule",
+        default=None,
+        metavar="NAME",
+        help="run explored examples under this one schedule only (replays a failure)",
     )
     group.addoption(
         "--report",

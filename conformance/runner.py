@@ -113,25 +113,33 @@ class GroupState:
     cleaned_up: bool = False
 
 
+#: (group name, variant): a variant (such as a schedule) runs in namespaces of its own
+StateKey = tuple[str, str | None]
+
+
 @dataclass
 class DocumentRun:
-    """Lazily sets up each group once, runs its tests, and cleans it up once."""
+    """Lazily sets up each group once, runs its tests, and cleans it up once.
+
+    A *variant* (an explored schedule) gets fresh namespaces of its own, with
+    the group's setup run again, so its run cannot see another's state.
+    """
 
     groups: dict[str, Group]
     global_setup: str
-    _states: dict[str, GroupState] = field(default_factory=dict)
+    _states: dict[StateKey, GroupState] = field(default_factory=dict)
 
-    def run(self, group_name: str, test: Test) -> str | None:
-        state = self._state(group_name)
+    def run(self, group_name: str, test: Test, variant: str | None = None) -> str | None:
+        state = self._state((group_name, variant))
         if state.setup_failure is not None:
             return f"setup of group {group_name!r} failed, so this test could not run:\n" + (
                 state.setup_failure
             )
         return run_test(test, state.namespace, group_name)
 
-    def cleanup(self, group_name: str) -> str | None:
+    def cleanup(self, group_name: str, variant: str | None = None) -> str | None:
         """Run the group's cleanup if it was set up and not yet cleaned."""
-        state = self._states.get(group_name)
+        state = self._states.get((group_name, variant))
         if state is None or state.cleaned_up:
             return None
         state.cleaned_up = True
@@ -144,10 +152,10 @@ class DocumentRun:
         return "\n".join(failures) or None
 
     def cleanup_all(self) -> list[str]:
-        return [f for name in self._states if (f := self.cleanup(name)) is not None]
+        return [f for key in list(self._states) if (f := self.cleanup(*key)) is not None]
 
-    def _state(self, group_name: str) -> GroupState:
-        state = self._states.get(group_name)
+    def _state(self, key: StateKey) -> GroupState:
+        state = self._states.get(key)
         if state is None:
             namespace: dict[str, Any] = {}
             failure: str | None = None
@@ -155,8 +163,8 @@ class DocumentRun:
                 namespace = new_namespace(self.global_setup)
             except Exception as exc:  # noqa: BLE001
                 failure = "doctest_global_setup raised:\n" + _format_exception(exc)
-            for block in self.groups[group_name].setup:
+            for block in self.groups[key[0]].setup:
                 if failure is None:
                     failure = exec_block(block, namespace)
-            state = self._states[group_name] = GroupState(namespace, failure)
+            state = self._states[key] = GroupState(namespace, failure)
         return state

@@ -60,7 +60,7 @@ def _profile(argument: str) -> str:
 class RequirementDirective(SphinxDirective):
     required_arguments = 1
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {"profile": _profile}
+    option_spec: ClassVar[dict[str, Any]] = {"profile": _profile, "explore": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         req_id = self.arguments[0]
@@ -70,7 +70,10 @@ class RequirementDirective(SphinxDirective):
         target = nodes.make_id(f"req-{req_id}")
         box = requirement_node(classes=["forkwait-requirement", f"profile-{profile}"], ids=[target])
         title = nodes.title("", req_id + " ")
-        title += nodes.inline("", f"profile: {profile}", classes=["forkwait-profile"])
+        badge = f"profile: {profile}" + (
+            ", explored under schedules" if "explore" in self.options else ""
+        )
+        title += nodes.inline("", badge, classes=["forkwait-profile"])
         box += title
         self.state.nested_parse(self.content, self.content_offset, box)
         known = _requirements(self.env)

@@ -7,6 +7,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from reference_impl._future import Future
 from reference_impl._pool import get_pool
+from reference_impl._schedule import active_run
 from reference_impl._state import state
 from reference_impl._trace import trace_fork, trace_wait
 from reference_impl._tracing import active_scope
@@ -35,6 +36,10 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         return trace_fork(scope, func, args, kwargs)
     if not state.scripted:
         return Future(func, args, kwargs, run_now=True)
+    run = active_run()
+    if run is not None:  # a controlled schedule decides when the task runs
+        controlled: Future[T] = run.fork(func, args, kwargs)
+        return controlled
     future: Future[T] = Future(func, args, kwargs, run_now=False)
     if not get_pool().submit(future):
         future._run_if_pending()  # pool shut down (interpreter exit): run it here
@@ -59,6 +64,10 @@ def wait(future: Future[T], /) -> T:
     scope = active_scope()
     if scope is not None:
         return trace_wait(scope, future)  # type: ignore[no-any-return]
+    run = active_run()
+    if run is not None:
+        controlled: T = run.wait(future)
+        return controlled
     return future._wait()
 
 

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, overload
 
+from reference_impl._schedule import active_run, parse_schedule, run_controlled, schedule_for
 from reference_impl._state import state
 
 P = ParamSpec("P")
@@ -35,9 +36,9 @@ class ScriptModule(Module):
     parameters stay reachable as on a ``torch.jit.ScriptModule``.
     """
 
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, schedule: str | None = None) -> None:
         self._module = module
-        self._forward = _scripted(module.forward)
+        self._forward = _scripted(module.forward, schedule)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         return self._forward(*args, **kwargs)
@@ -56,11 +57,16 @@ class ScriptModule(Module):
         return f"ScriptModule({self._module!r})"
 
 
-def _scripted(func: Callable[P, T]) -> Callable[P, T]:
+def _scripted(func: Callable[P, T], schedule: str | None = None) -> Callable[P, T]:
     @functools.wraps(func)
     def run_scripted(*args: P.args, **kwargs: P.kwargs) -> T:
         thread = state
         outer = thread.scripted
+        if not outer and active_run() is None:  # a top-level scripted call
+            spec = schedule_for(schedule)
+            if spec is not None:
+                result: T = run_controlled(spec, functools.partial(func, *args, **kwargs))[0]
+                return result
         thread.scripted = True
         try:
             return func(*args, **kwargs)
@@ -71,26 +77,34 @@ def _scripted(func: Callable[P, T]) -> Callable[P, T]:
 
 
 @overload
-def script(obj: M) -> ScriptModule: ...
+def script(obj: M, *, schedule: str | None = None) -> ScriptModule: ...
 @overload
-def script(obj: Callable[P, T]) -> Callable[P, T]: ...
-def script(obj: Any) -> Any:
+def script(obj: Callable[P, T], *, schedule: str | None = None) -> Callable[P, T]: ...
+def script(obj: Any, *, schedule: str | None = None) -> Any:
     """Return a version of ``obj`` whose calls run as scripted code.
 
     ``obj`` is a function (any callable) or a :class:`Module`; for a module the
     result is a :class:`ScriptModule`. Inside a scripted call forks run on the
     worker pool in parallel; results are those of the unscripted call.
 
+    ``schedule`` (or ``$FORKWAIT_SCHEDULE``) runs each top-level call under a
+    controlled schedule instead (``fifo``, ``lifo``, ``random:SEED``,
+    ``pct:SEED:DEPTH``): one task at a time, switching only at fork and wait,
+    in a replayable order.
+
     Raises:
         TypeError: ``obj`` is neither callable nor a Module.
+        ValueError: ``schedule`` is not a schedule.
     """
+    if schedule is not None:
+        parse_schedule(schedule)
     if isinstance(obj, ScriptModule):
         return obj
     if isinstance(obj, Module):
-        return ScriptModule(obj)
+        return ScriptModule(obj, schedule)
     if not callable(obj):
         raise TypeError(f"script() expects a function or a Module, got {type(obj).__name__}")
-    return _scripted(obj)
+    return _scripted(obj, schedule)
 
 
 def ignore(func: Callable[P, T]) -> Callable[P, T]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, Explorer
 
 
 def adapter() -> Adapter:
     """Build the reference adapter (imported only when chosen)."""
     import reference_impl  # noqa: PLC0415 - deferred until this implementation is chosen
+    from reference_impl import default_schedules, use_schedule  # noqa: PLC0415
 
     # A module, not a namespace object: compilers such as TorchScript resolve
     # ``fw.fork`` inside scripted code only through module attributes.
@@ -33,4 +34,5 @@ def adapter() -> Adapter:
         version=reference_impl.__version__,
         fw=fw,
         profiles=frozenset({"core", "async", "dynamic", "trace"}),
+        explorer=Explorer(schedules=default_schedules, use=use_schedule),
     )
