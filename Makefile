@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: conformance conformance-torch matrix test lint type docs doctest check wheel-smoke clean
+.PHONY: conformance conformance-torch conformance-dask matrix test lint type docs doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
 
 $(STAMP): pyproject.toml
@@ -24,6 +24,10 @@ $(TORCH_STAMP): $(STAMP)
 ## the suite against torch.jit; passes with torch's declared expected failures
 conformance-torch: $(TORCH_STAMP)
 	$(BIN)/forkwait-conformance --impl torch
+
+## the suite against forkwait-on-Dask (an in-process LocalCluster; FORKWAIT_DASK_SCHEDULER for another)
+conformance-dask: $(STAMP)
+	$(BIN)/forkwait-conformance --impl dask
 
 ## re-record docs/_results/ (the docs' conformance matrix) from both implementations
 matrix: $(TORCH_STAMP)
@@ -54,7 +58,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: test conformance conformance-torch lint type docs doctest wheel-smoke
+check: test conformance conformance-torch conformance-dask lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)

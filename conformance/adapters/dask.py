@@ -1,0 +1,33 @@
+"""The adapter for ``dask_impl`` (``--impl dask``; needs the ``dask`` extra)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import ModuleType
+
+from conformance.adapter import Adapter
+from conformance.xfails import load_xfails
+
+#: what a cluster in other processes cannot do: share memory with the caller
+REMOTE_XFAILS_FILE = Path(__file__).with_name("dask_remote_xfails.toml")
+
+
+def adapter() -> Adapter:
+    """Build the Dask adapter (imports dask only when chosen)."""
+    import dask_impl  # noqa: PLC0415
+
+    remote = bool(os.environ.get(dask_impl.ENV_SCHEDULER))
+    dask_impl.client()  # start (or reach) the cluster now: a broken one fails fast
+    fw = ModuleType("fw", "forkwait on Dask, as the spec's examples see it")
+    for name in ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"):
+        setattr(fw, name, getattr(dask_impl, name))
+    import distributed  # noqa: PLC0415
+
+    return Adapter(
+        name="dask",
+        version=f"{dask_impl.__version__} (distributed {distributed.__version__})",
+        fw=fw,
+        profiles=frozenset({"core", "async", "dynamic"}),
+        expected_failures=load_xfails(REMOTE_XFAILS_FILE) if remote else {},
+    )

@@ -1,0 +1,192 @@
+"""forkwait on Dask: scripted forks run as tasks on a ``dask.distributed`` cluster.
+
+Plain Python forks run synchronously (as on the reference and torch); inside
+``script``-ed code each fork is a Dask task, nested forks are submitted from
+inside tasks with ``get_client()``, and a task that waits ``secede()``-s from
+the worker's thread pool while it blocks, then ``rejoin()``-s, so waiting tasks
+never starve the workers. Exceptions surface at ``wait`` with their type.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, ParamSpec, TypeVar
+
+from dask_impl._cluster import ENV_SCHEDULER, client, submit
+from reference_impl import Module, ignore
+
+__version__ = "0.1.0"
+
+P = ParamSpec("P")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _State(threading.local):
+    scripted: bool = False
+
+
+_state = _State()
+_UNSET: Any = object()
+
+
+class Future(Generic[T_co]):
+    """A fork's result: computed already (plain Python) or by a Dask task."""
+
+    def __init__(self) -> None:
+        self._dask: Any = None
+        self._value: Any = _UNSET
+        self._error: BaseException | None = None
+        self._lock = threading.Lock()
+
+    def done(self) -> bool:
+        if self._value is not _UNSET or self._error is not None:
+            return True
+        return bool(self._dask is not None and self._dask.done())
+
+    def wait(self) -> T_co:
+        return wait(self)
+
+    def _settle(self) -> None:
+        """Fetch the task's outcome once; later waits reuse it (the same object)."""
+        with self._lock:
+            if self._value is not _UNSET or self._error is not None:
+                return
+            try:
+                self._value = _blocking_result(self._dask)
+            except BaseException as exc:  # noqa: BLE001 - delivered by wait()
+                self._error = exc
+            self._dask = None
+
+    def _outcome(self) -> T_co:
+        self._settle()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[no-any-return]
+
+
+def _blocking_result(dask_future: Any) -> Any:
+    """``future.result()``; from inside a task, seceded from the pool while blocked."""
+    from distributed import get_worker, rejoin, secede  # noqa: PLC0415
+
+    if dask_future.done():
+        return dask_future.result()
+    try:
+        get_worker()
+    except ValueError:
+        return dask_future.result()
+    secede()
+    try:
+        return dask_future.result()
+    finally:
+        rejoin()
+
+
+def _run_scripted(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Worker side of a fork: the task runs as scripted code, so its forks are tasks too."""
+    outer = _state.scripted
+    _state.scripted = True
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _state.scripted = outer
+
+
+def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+    """Start ``func(*args, **kwargs)``; a Dask task in scripted code, run now otherwise."""
+    if not callable(func):
+        raise TypeError(
+            f"fork() expects a callable as its first argument, got {type(func).__name__}"
+        )
+    future: Future[T] = Future()
+    if _state.scripted:
+        future._dask = submit(_run_scripted, func, args, kwargs)
+    else:
+        try:
+            future._value = func(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - kept for wait()
+            future._error = exc
+    return future
+
+
+def wait(future: Future[T], /) -> T:
+    """The task's value, the same object every time; or its exception, re-raised."""
+    if not isinstance(future, Future):
+        raise TypeError(f"wait() expects a Future returned by fork(), got {type(future).__name__}")
+    return future._outcome()
+
+
+def _settle_all(futures: list[Future[Any]]) -> list[Future[Any]]:
+    for future in futures:
+        future._settle()
+    return futures
+
+
+def collect_all(futures: list[Future[T]], /) -> Future[list[Future[T]]]:
+    """A future of the same list, done once every future is."""
+    return fork(_settle_all, _checked(futures))
+
+
+def wait_all(futures: list[Future[T]], /) -> list[T]:
+    """Every value in order, after all are done; the first failure re-raised."""
+    return [future._outcome() for future in _settle_all(_checked(futures))]
+
+
+def _checked(futures: list[Future[T]]) -> list[Future[T]]:
+    items = list(futures)
+    for index, item in enumerate(items):
+        if not isinstance(item, Future):
+            raise TypeError(f"expected a list of Futures; item {index} is {type(item).__name__}")
+    return items
+
+
+class ScriptModule(Module):
+    """``script(module)``: ``forward`` and calls run as scripted code."""
+
+    def __init__(self, module: Module) -> None:
+        self.original = module
+        self._forward = script(module.forward)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        return self._forward(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("original", "_forward"):
+            raise AttributeError(name)
+        return getattr(self.original, name)
+
+
+def script(obj: Any) -> Any:
+    """Run ``obj``'s calls as scripted code: its forks become Dask tasks."""
+    if isinstance(obj, Module):
+        return ScriptModule(obj)
+    if not callable(obj):
+        raise TypeError(f"script() expects a function or a Module, got {type(obj).__name__}")
+
+    @functools.wraps(obj)
+    def scripted(*args: Any, **kwargs: Any) -> Any:
+        outer = _state.scripted
+        _state.scripted = True
+        try:
+            return obj(*args, **kwargs)
+        finally:
+            _state.scripted = outer
+
+    return scripted
+
+
+__all__ = [
+    "ENV_SCHEDULER",
+    "Future",
+    "Module",
+    "ScriptModule",
+    "client",
+    "collect_all",
+    "fork",
+    "ignore",
+    "script",
+    "wait",
+    "wait_all",
+]

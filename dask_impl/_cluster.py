@@ -1,0 +1,100 @@
+"""The Dask client scripted forks submit to, and how a task reaches a worker.
+
+By default an in-process ``LocalCluster`` (two workers, in-process transport)
+starts on first use. ``FORKWAIT_DASK_SCHEDULER=tcp://host:port`` connects to an
+existing cluster instead.
+
+In-process, a task travels as a *handle*: Dask serialises the graph it is
+sent, but only an integer key into this process's registry, and the worker,
+in the same process, looks the call up. Callables and arguments are therefore
+shared, not copied, as the spec requires (DET-NO-COPY-1) and as examples that
+synchronise tasks with ``threading`` objects need. To a remote cluster the
+call itself is sent, through Dask's serialisation (cloudpickle).
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import logging
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+ENV_SCHEDULER = "FORKWAIT_DASK_SCHEDULER"
+ENV_WORKERS = "FORKWAIT_DASK_WORKERS"
+ENV_THREADS = "FORKWAIT_DASK_THREADS"
+
+_lock = threading.Lock()
+_client: Any = None
+_in_process = False
+_registry: dict[int, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
+_keys = itertools.count()
+
+
+class _DropComputeFailed(logging.Filter):
+    """A failed task's error reaches wait(); Dask's worker log need not repeat it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Compute Failed" not in record.getMessage()
+
+
+def client() -> Any:
+    """The process-wide ``distributed.Client``, created on first use."""
+    global _client, _in_process
+    with _lock:
+        if _client is None:
+            from distributed import Client, LocalCluster  # noqa: PLC0415 - optional extra
+
+            logging.getLogger("distributed.worker").addFilter(_DropComputeFailed())
+            address = os.environ.get(ENV_SCHEDULER)
+            if address:
+                _client = Client(address, set_as_default=False)
+            else:
+                cluster = LocalCluster(
+                    n_workers=int(os.environ.get(ENV_WORKERS, "2")),
+                    threads_per_worker=int(os.environ.get(ENV_THREADS, "2")),
+                    processes=False,
+                    dashboard_address=":0",  # a free port: never clashes
+                )
+                _client = Client(cluster, set_as_default=False)
+                _in_process = True
+            atexit.register(_close)
+        return _client
+
+
+def _close() -> None:
+    global _client
+    with _lock:
+        if _client is not None:
+            cluster = _client.cluster
+            _client.close()
+            if cluster is not None:
+                cluster.close()
+            _client = None
+
+
+def run_registered(key: int) -> Any:
+    """Worker side of an in-process submission: look the call up and make it."""
+    func, args, kwargs = _registry.pop(key)
+    return func(*args, **kwargs)
+
+
+def submit(task: Callable[..., Any], *args: Any) -> Any:
+    """Submit ``task(*args)`` (``pure=False``: every fork is a new task); a dask Future."""
+    from distributed import fire_and_forget, get_client, get_worker  # noqa: PLC0415
+
+    try:
+        get_worker()
+        target = get_client()  # inside a task: that worker's client, as Dask documents
+    except ValueError:
+        target = client()
+    if _in_process:
+        key = next(_keys)
+        _registry[key] = (task, args, {})
+        future = target.submit(run_registered, key, pure=False)
+    else:
+        future = target.submit(task, *args, pure=False)
+    fire_and_forget(future)  # an unwaited fork still runs (NEST-UNWAITED-RUNS-1)
+    return future

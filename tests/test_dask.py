@@ -1,0 +1,135 @@
+"""forkwait on Dask: unit checks in-process, and the suite against a real multi-process cluster.
+
+The in-process run of the whole suite is ``make conformance-dask``; here the
+suite also runs against ``dask scheduler`` + ``dask worker`` processes on
+127.0.0.1, where values really cross process boundaries, and must pass with
+exactly the declared remote deviations.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+import dask_impl as fw  # noqa: E402
+from conformance.adapters.dask import REMOTE_XFAILS_FILE  # noqa: E402
+from conformance.report import read_report  # noqa: E402
+from conformance.xfails import load_xfails  # noqa: E402
+
+BIN = Path(sys.executable).parent
+
+
+def fib(n: int) -> int:
+    if n < 2:
+        return n
+    left, right = fw.fork(fib, n - 1), fw.fork(fib, n - 2)
+    return fw.wait(left) + fw.wait(right)
+
+
+def test_nested_forks_run_as_tasks_without_starving_the_workers() -> None:
+    # 4 worker threads in all; a waiting task secedes, so depth beyond 4 still finishes
+    assert fw.script(fib)(10) == 55
+
+
+def test_exceptions_keep_their_type_and_surface_at_wait() -> None:
+    def fails(key: str) -> int:
+        raise KeyError(key)
+
+    future = fw.script(lambda: fw.fork(fails, "k"))()
+    with pytest.raises(KeyError, match="k"):
+        fw.wait(future)
+    with pytest.raises(KeyError, match="k"):
+        fw.wait(future)
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="callable"):
+        fw.fork(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Future"):
+        fw.wait(3)  # type: ignore[arg-type]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def remote_cluster() -> Iterator[str]:
+    """A scheduler and two worker processes on loopback, stopped afterwards."""
+    address = f"tcp://127.0.0.1:{free_port()}"
+    port = address.rsplit(":", 1)[1]
+    scheduler = subprocess.Popen(
+        [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [
+            str(BIN / "dask"),
+            "worker",
+            address,
+            "--nworkers",
+            "2",
+            "--nthreads",
+            "2",
+            "--no-dashboard",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        client = distributed.Client(address, timeout=60)
+        client.wait_for_workers(2, timeout=60)
+        client.close()
+        yield address
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+        for process in (worker, scheduler):
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_the_suite_on_a_multi_process_cluster_fails_only_the_shared_memory_requirements(
+    remote_cluster: str, tmp_path: Path
+) -> None:
+    report = tmp_path / "remote.json"
+    started = time.monotonic()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "--impl",
+            "dask",
+            "-q",
+            "--example-timeout",
+            "20",
+            "--report",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        env={**os.environ, "FORKWAIT_DASK_SCHEDULER": remote_cluster},
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    records = read_report(report).requirements
+    xfailed = {r.id for r in records if r.outcome == "xfailed"}
+    assert xfailed == set(load_xfails(REMOTE_XFAILS_FILE))
+    assert {r.outcome for r in records if r.profile in ("core", "async")} <= {"passed", "xfailed"}
+    assert time.monotonic() - started < 600
