@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from _timing import seconds
+
 import dask_impl
 import reference_impl
 
@@ -35,12 +37,6 @@ def nap(seconds: float) -> float:
 def fan_out(impl: Any, work: Callable[[Any], Any], items: list[Any]) -> list[Any]:
     futures = [impl.fork(work, item) for item in items]
     return [impl.wait(future) for future in futures]
-
-
-def timed(run: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -60,17 +56,17 @@ def main() -> None:
     print(f"reference: {default_threads} threads by default")
 
     print(f"\n1. {count:,} small forks, then waits")
-    t_dask = timed(lambda: on_dask(small, list(range(count))))
-    t_ref = timed(lambda: on_reference(small, list(range(count))))
+    t_dask = seconds(lambda: on_dask(small, list(range(count))))
+    t_ref = seconds(lambda: on_reference(small, list(range(count))))
     print(f"   dask       {count / t_dask:10,.0f} tasks/s")
     print(f"   reference  {count / t_ref:10,.0f} tasks/s   dask/reference = {t_ref / t_dask:.4f}x")
 
     print("\n2. 16 x sleep(200 ms), forked at once")
     naps = [0.2] * 16
-    t_dask = timed(lambda: on_dask(nap, naps))
-    t_ref = timed(lambda: on_reference(nap, naps))
+    t_dask = seconds(lambda: on_dask(nap, naps))
+    t_ref = seconds(lambda: on_reference(nap, naps))
     reference_impl.set_num_threads(max(threads, 1))
-    t_ref_same = timed(lambda: on_reference(nap, naps))
+    t_ref_same = seconds(lambda: on_reference(nap, naps))
     reference_impl.set_num_threads(default_threads)
     print(f"   dask ({threads} threads)        {t_dask:6.2f} s")
     print(

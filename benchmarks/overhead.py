@@ -14,25 +14,16 @@ import argparse
 import functools
 import hashlib
 import os
-import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from _timing import median_seconds
+
 import reference_impl as fw
 
 X = TypeVar("X")
-
-
-def best_of(repeats: int, run: Callable[[], object]) -> float:
-    """Median seconds of ``repeats`` runs: robust to a noisy neighbour."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def trivial(x: int) -> int:
@@ -102,9 +93,9 @@ def main() -> None:
     scripted_loop = fw.script(forked_loop)
     scripted_loop(100)
     with ThreadPoolExecutor(max_workers=fw.get_num_threads()) as pool:
-        t_fork = best_of(repeats, lambda: scripted_loop(n)) / n
-        t_pool = best_of(repeats, lambda: executor_loop(pool, n)) / n
-    t_direct = best_of(repeats, lambda: direct_loop(n)) / n
+        t_fork = median_seconds(repeats, lambda: scripted_loop(n)) / n
+        t_pool = median_seconds(repeats, lambda: executor_loop(pool, n)) / n
+    t_direct = median_seconds(repeats, lambda: direct_loop(n)) / n
     print("\n1. per fork+wait of a trivial task")
     print(f"   script fork+wait    {t_fork * 1e6:8.2f} us")
     print(f"   ThreadPoolExecutor  {t_pool * 1e6:8.2f} us   fork/executor = {t_fork / t_pool:.3f}x")
@@ -117,20 +108,20 @@ def main() -> None:
     scripted_sha = fw.script(fork_all)
     for count in (2, 8):
         items = [block] * count
-        sequential = best_of(repeats, functools.partial(run_each, sha_work, items))
-        forked = best_of(repeats, functools.partial(scripted_sha, sha_work, items))
+        sequential = median_seconds(repeats, functools.partial(run_each, sha_work, items))
+        forked = median_seconds(repeats, functools.partial(scripted_sha, sha_work, items))
         print(f"   {count} x sha256({len(block) >> 20} MiB)  {sequential / forked:5.2f}x")
     scripted_sleeps = fw.script(fork_sleeps)
     for count in (2, 8):
         naps = [0.05] * count
-        sequential = best_of(repeats, functools.partial(run_each, sleep_work, naps))
-        forked = best_of(repeats, functools.partial(scripted_sleeps, naps))
+        sequential = median_seconds(repeats, functools.partial(run_each, sleep_work, naps))
+        forked = median_seconds(repeats, functools.partial(scripted_sleeps, naps))
         print(f"   {count} x sleep(50 ms)       {sequential / forked:5.2f}x")
 
     print("\n3. nested fib(18): 8,360 forks")
     scripted_fib = fw.script(fib)
-    plain = best_of(repeats, lambda: fib(18))
-    scripted = best_of(repeats, lambda: scripted_fib(18))
+    plain = median_seconds(repeats, lambda: fib(18))
+    scripted = median_seconds(repeats, lambda: scripted_fib(18))
     print(f"   plain Python {plain * 1e3:7.1f} ms   script {scripted * 1e3:7.1f} ms")
     print(f"   script/plain = {scripted / plain:.2f}x")
 

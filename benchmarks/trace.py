@@ -12,20 +12,10 @@ from __future__ import annotations
 
 import argparse
 import functools
-import statistics
-import time
-from collections.abc import Callable
+
+from _timing import median_seconds
 
 import reference_impl as fw
-
-
-def median_seconds(repeats: int, run: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def leaf(x: fw.Tensor, k: int) -> fw.Tensor:

@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import reference_impl as fw
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def run_spec(pytester: pytest.Pytester, *args: str, fixture: str | None = None) -> pytest.RunResult:
+    """Run the plugin in a subprocess on the spec documents in ``pytester.path``.
+
+    ``fixture`` (a file of tests/fixtures) is copied there first.
+    """
+    if fixture is not None:
+        shutil.copy(FIXTURES / fixture, pytester.path / fixture)
+    return pytester.runpytest_subprocess(
+        "-p", "conformance.plugin", "-p", "no:doctest", "-p", "no:cacheprovider",
+        "--spec-root", str(pytester.path), *args,
+    )  # fmt: skip
 
 
 @pytest.fixture

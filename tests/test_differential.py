@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import FIXTURES, run_spec
+
 pytest_plugins = ["pytester"]
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CONF = """
 extensions = ["sphinx.ext.doctest", "conformance.sphinxext"]
 from conformance.implementation import DOCTEST_GLOBAL_SETUP as doctest_global_setup
@@ -51,15 +52,10 @@ def sphinx_counts(fixture: str, tmp_path: Path) -> tuple[int, int]:
 
 
 def harness_counts(fixture: str, pytester: pytest.Pytester) -> tuple[int, int]:
-    shutil.copy(FIXTURES / fixture, pytester.path / fixture)
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    result = run_spec(
+        pytester,
         fixture,
+        fixture=fixture,
     )
     outcomes = result.parseoutcomes()
     items = outcomes.get("passed", 0) + outcomes.get("failed", 0)

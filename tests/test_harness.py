@@ -11,26 +11,18 @@ from pathlib import Path
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
+from tests.conftest import FIXTURES, run_spec
 
 pytest_plugins = ["pytester"]
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
 
 def run_fixture(pytester: pytest.Pytester, name: str, *args: str) -> pytest.RunResult:
-    shutil.copy(FIXTURES / name, pytester.path / name)
-    return pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "-p",
-        "no:cacheprovider",
-        "--spec-root",
-        str(pytester.path),
+    return run_spec(
+        pytester,
         name,
         "-rA",
         *args,
+        fixture=name,
     )
 
 
@@ -84,13 +76,8 @@ def test_a_block_that_does_not_parse_is_a_collection_error_naming_it(
     (pytester.path / "bad.rst").write_text(
         "Bad\n===\n\n.. testoutput::\n   :options: ELLIPSIS\n\n   x\n"
     )
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    result = run_spec(
+        pytester,
         "bad.rst",
     )
     assert result.ret != 0
@@ -101,13 +88,8 @@ def test_requirement_without_profile_is_rejected(pytester: pytest.Pytester) -> N
     (pytester.path / "noprofile.rst").write_text(
         "T\n=\n\n.. requirement:: X-1\n\n   Text.\n\n.. testcode::\n\n   pass\n"
     )
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    result = run_spec(
+        pytester,
     )
     result.stdout.fnmatch_lines(["*noprofile.rst, line 4: requirement X-1 needs :profile:*"])
 
@@ -145,13 +127,8 @@ def test_unclaimed_profiles_skip_and_expected_failures_are_strict(
         "A\n=\n\n.. requirement:: ASYNC-X-1\n   :profile: async\n\n   Text.\n\n"
         ".. testcode::\n\n   pass\n"
     )
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    result = run_spec(
+        pytester,
         "--impl",
         "my_adapters:core_only",
         "-rA",
@@ -233,13 +210,8 @@ def test_cleanup_runs_after_the_last_test_of_its_group_and_reports_failures(
     pytester: pytest.Pytester,
 ) -> None:
     (pytester.path / "cleanup.rst").write_text(CLEANUP_DOC)
-    result = pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    result = run_spec(
+        pytester,
     )
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(
@@ -249,10 +221,9 @@ def test_cleanup_runs_after_the_last_test_of_its_group_and_reports_failures(
 
 def test_markers_select_by_profile_and_keywords_by_requirement(pytester: pytest.Pytester) -> None:
     shutil.copy(FIXTURES / "failing.rst", pytester.path / "failing.rst")
-    base = ["-p", "conformance.plugin", "-p", "no:doctest", "--spec-root", str(pytester.path)]
-    by_marker = pytester.runpytest_subprocess(*base, "-m", "profile_core", "-k", "FAIL-DOCTEST")
+    by_marker = run_spec(pytester, "-m", "profile_core", "-k", "FAIL-DOCTEST")
     by_marker.assert_outcomes(passed=1, deselected=4)
-    none_async = pytester.runpytest_subprocess(*base, "-m", "profile_async")
+    none_async = run_spec(pytester, "-m", "profile_async")
     none_async.assert_outcomes(deselected=5)
 
 

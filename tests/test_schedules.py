@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import reference_impl as fw
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from tests.conftest import run_spec
 
 
 def fib(n: int) -> int:
@@ -167,17 +164,12 @@ pytest_plugins = ["pytester"]
 
 
 def run_harness(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    shutil.copy(FIXTURES / "racy.rst", pytester.path / "racy.rst")
-    return pytester.runpytest_subprocess(
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "--spec-root",
-        str(pytester.path),
+    return run_spec(
+        pytester,
         "racy.rst",
         "-rf",
         *args,
+        fixture="racy.rst",
     )
 
 
