@@ -26,6 +26,7 @@ from conformance.report import read_report  # noqa: E402
 from conformance.xfails import load_xfails  # noqa: E402
 
 BIN = Path(sys.executable).parent
+pytestmark = pytest.mark.timeout(900)  # starts a cluster and runs the whole suite on it
 
 
 def fib(n: int) -> int:

@@ -20,6 +20,8 @@ import pytest
 from conformance.report import RunReport, read_report
 
 ROOT = Path(__file__).resolve().parent.parent
+# seventeen suite runs happen in the first test's setup: more than the default 120 s
+pytestmark = pytest.mark.timeout(1800)
 
 #: mutant module -> requirements it must fail (it may fail more)
 EXPECTED: dict[str, set[str]] = {
