@@ -85,7 +85,7 @@ def _blocking_result(dask_future: Any) -> Any:
 
 
 def _run_scripted(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Worker side of a fork: the task runs as scripted code, so its forks are tasks too."""
+    """Call as scripted code (its forks become tasks): a scripted call, or a task on a worker."""
     outer = _state.scripted
     _state.scripted = True
     try:
@@ -167,12 +167,7 @@ def script(obj: Any) -> Any:
 
     @functools.wraps(obj)
     def scripted(*args: Any, **kwargs: Any) -> Any:
-        outer = _state.scripted
-        _state.scripted = True
-        try:
-            return obj(*args, **kwargs)
-        finally:
-            _state.scripted = outer
+        return _run_scripted(obj, args, kwargs)
 
     return scripted
 
