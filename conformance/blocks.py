@@ -71,7 +71,6 @@ class Block:
     source_line: int
     options: Mapping[int, bool] = field(default_factory=dict)
     skipif: str | None = None
-    hidden: bool = False
     requirement: Requirement | None = None
 
     @property
@@ -147,7 +146,6 @@ class SpecParser:
             source_line=source_line,
             options=flags,
             skipif=options.get("skipif"),
-            hidden="hide" in options,
             requirement=requirement if kind in TEST_KINDS else None,
         )
 

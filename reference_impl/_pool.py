@@ -58,10 +58,6 @@ class WorkerPool:
     def size(self) -> int:
         return self._size
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
     def submit(self, future: Future[object]) -> bool:
         """Queue ``future``; False when the pool is shut down (caller runs it)."""
         if self._closed:
