@@ -69,6 +69,10 @@ class RequirementDirective(SphinxDirective):
             raise self.error(f"requirement {req_id} needs a :profile: ({', '.join(PROFILES)})")
         target = nodes.make_id(f"req-{req_id}")
         box = requirement_node(classes=["forkwait-requirement", f"profile-{profile}"], ids=[target])
+        # read back from the doctree by the conformance harness (conformance/catalog.py)
+        box["req_id"] = req_id
+        box["profile"] = profile
+        box["explore"] = "explore" in self.options
         title = nodes.title("", req_id + " ")
         badge = f"profile: {profile}" + (
             ", explored under schedules" if "explore" in self.options else ""
