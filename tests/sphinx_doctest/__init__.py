@@ -1,0 +1,1 @@
+"""Differential tests: ``sphinx-build -b doctest`` against ``conformance.sphinx_doctest``."""

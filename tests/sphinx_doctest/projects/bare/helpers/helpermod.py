@@ -1,0 +1,3 @@
+"""A module only ``doctest_path`` makes importable."""
+
+GREETING = "hello from helpermod"

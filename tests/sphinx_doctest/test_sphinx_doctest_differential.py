@@ -1,0 +1,264 @@
+"""``conformance.sphinx_doctest`` runs exactly what ``sphinx-build -b doctest`` runs.
+
+Each fixture project under ``projects/`` is copied to a temporary folder and run
+twice, with the same ``conf.py``:
+
+- by ``python -m tests.sphinx_doctest.run_sphinx SRCDIR OUT`` (``sphinx-build -b
+  doctest -E`` with the recorder installed), and
+- by ``python -m pytest -p conformance.sphinx_doctest -p tests.sphinx_doctest.recorder
+  -p no:cacheprovider SRCDIR --junitxml J.xml -q`` (plus ``--sphinx-confdir`` for a
+  project whose ``conf.py`` is elsewhere).
+
+Both record, through ``recorder.py``, every ``DocTestRunner.run`` (the DocTest and
+its examples, flags, namespace) and every outcome report (what was expected, got
+and printed), and every block appends a marker to an order log. Then, per document:
+
+(a) the event sequences are equal, field by field (pid and item aside);
+(b) the order logs are equal (and, without xdist, documents run in the same order);
+(c) Sphinx's summary is the one written down below by reading the fixtures, so two
+    equally empty runs cannot pass;
+(d) every pytest item failed iff Sphinx recorded a failure for its test, matched
+    through the JUnit properties ``sphinx_file``, ``sphinx_line``, ``sphinx_group``,
+    ``sphinx_kind`` the plugin attaches and ``recorder_doc`` the recorder attaches.
+
+A last test runs a multi-document project with ``-n 2 --dist loadfile`` and checks
+(a) and (b) again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx_doctest.compare import (
+    Event,
+    OrderLog,
+    Summary,
+    check_items,
+    compare_events,
+    compare_order,
+    events_by_document,
+    iter_documents,
+    read_events,
+    read_junit,
+    read_order,
+    read_summary,
+    sphinx_run,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+PROJECTS = Path(__file__).resolve().parent / "projects"
+PLUGIN = "conformance.sphinx_doctest"
+RECORDER = "tests.sphinx_doctest.recorder"
+TIMEOUT = 300
+
+
+@dataclass(frozen=True)
+class Project:
+    """A fixture project and what ``sphinx-build -b doctest`` makes of it."""
+
+    name: str
+    summary: Summary  # written down by reading the fixtures' documents
+    source: str = ""  # the source dir, relative to the project folder
+    confdir: str | None = None  # the dir of conf.py, when it is not the source dir
+    excluded: tuple[str, ...] = ()  # folders of exclude_patterns
+    silent: frozenset[str] = frozenset({"index"})  # documents Sphinx runs nothing for
+
+
+PROJECT_LIST = [
+    Project(
+        "core",
+        Summary(tests=107, failures=22, setup_failures=3, cleanup_failures=3),
+        excluded=("includes",),
+        silent=frozenset({"index", "groups_star_only"}),
+    ),
+    Project("bare", Summary(tests=13, failures=3, setup_failures=0, cleanup_failures=0)),
+    Project(
+        "separate_conf",
+        Summary(tests=12, failures=2, setup_failures=0, cleanup_failures=0),
+        source="src",
+        confdir="conf",
+    ),
+    Project(
+        "fail_fast",
+        Summary(tests=6, failures=2, setup_failures=0, cleanup_failures=0, fail_fast_header=True),
+        silent=frozenset({"index", "c_not_reached"}),
+    ),
+]
+BY_NAME = {project.name: project for project in PROJECT_LIST}
+XDIST_PROJECT = "bare"
+
+
+@dataclass
+class Run:
+    """What one side left behind."""
+
+    command: list[str]
+    returncode: int
+    output: str
+    events: list[Event]
+    order: OrderLog
+    workdir: Path
+    srcdir: Path
+    extra: dict[str, Path] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        tail = "\n".join(self.output.splitlines()[-60:])
+        return f"$ {' '.join(self.command)}\nexit status {self.returncode}\n{tail}"
+
+
+class Runner:
+    """Copies each project once and runs each side once per module (they are slow)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.runs: dict[tuple[str, ...], Run] = {}
+
+    def copy(self, project: Project) -> Path:
+        target = self.tmp / "projects" / project.name
+        if not target.exists():
+            shutil.copytree(
+                PROJECTS / project.name, target, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        return target
+
+    def _run(self, key: tuple[str, ...], project: Project, command: list[str]) -> Run:
+        workdir = self.tmp / "runs" / "-".join(key)
+        workdir.mkdir(parents=True)
+        srcdir = self.copy(project) / project.source
+        events, order = workdir / "events.jsonl", workdir / "order.log"
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "SPHINX_DOCTEST_"))
+        }
+        env.update(
+            SPHINX_DOCTEST_EVENTS=str(events),
+            SPHINX_DOCTEST_ORDER=str(order),
+            SPHINX_DOCTEST_SRCDIR=str(srcdir),
+            PYTHONDONTWRITEBYTECODE="1",
+        )
+        command = [
+            part.format(srcdir=srcdir, workdir=workdir, project=srcdir.parent) for part in command
+        ]
+        done = subprocess.run(
+            command,
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=TIMEOUT,
+        )
+        run = Run(
+            command,
+            done.returncode,
+            done.stdout + done.stderr,
+            read_events(events),
+            read_order(order),
+            workdir,
+            srcdir,
+        )
+        self.runs[key] = run
+        return run
+
+    def sphinx(self, project: Project) -> Run:
+        key = (project.name, "sphinx")
+        if key in self.runs:
+            return self.runs[key]
+        confdir = ["-c", str(self.copy(project) / project.confdir)] if project.confdir else []
+        command = [sys.executable, "-m", "tests.sphinx_doctest.run_sphinx"]
+        run = self._run(key, project, [*command, "{srcdir}", "{workdir}/out", *confdir])
+        run.extra["output.txt"] = run.workdir / "out" / "output.txt"
+        return run
+
+    def plugin(self, project: Project, *extra: str) -> Run:
+        key = (project.name, "plugin", *extra)
+        run = self.runs.get(key)
+        if run is None:
+            confdir = (
+                ["--sphinx-confdir", str(self.copy(project) / project.confdir)]
+                if project.confdir
+                else []
+            )
+            command = [
+                sys.executable, "-m", "pytest", "-p", PLUGIN, "-p", RECORDER,
+                "-p", "no:cacheprovider", "{srcdir}", *confdir,
+                "--junitxml", "{workdir}/junit.xml", "-q", *extra,
+            ]  # fmt: skip
+            run = self._run(key, project, command)
+            run.extra["junit"] = run.workdir / "junit.xml"
+        # 0: all passed, 1: some failed; anything else (no plugin, usage error, crash...)
+        # leaves nothing to compare
+        if run.returncode not in (0, 1) or not run.extra["junit"].exists():
+            pytest.fail(f"the plugin run did not complete:\n{run.describe()}", pytrace=False)
+        return run
+
+
+@pytest.fixture(scope="module")
+def runner(tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    return Runner(tmp_path_factory.mktemp("sphinx_doctest"))
+
+
+def report(problems: list[str], *runs: Run) -> None:
+    if problems:
+        commands = "\n".join(f"$ {' '.join(run.command)}" for run in runs)
+        pytest.fail("\n\n".join([*problems, commands]), pytrace=False)
+
+
+project_names = pytest.mark.parametrize("name", [p.name for p in PROJECT_LIST])
+
+
+@project_names
+def test_sphinx_runs_the_fixtures_as_written(name: str, runner: Runner) -> None:
+    """(c) Sphinx's summary is the hand-written one; every document with tests ran."""
+    project = BY_NAME[name]
+    run = runner.sphinx(project)
+    output_txt = run.extra["output.txt"]
+    assert output_txt.exists(), run.describe()
+    summary = read_summary(output_txt)
+    assert summary == project.summary, run.describe()
+    failed = summary.failures or summary.setup_failures or summary.cleanup_failures
+    assert run.returncode == (1 if failed else 0), run.describe()
+    expected = set(iter_documents(run.srcdir, project.excluded)) - project.silent
+    assert set(events_by_document(run.events)) == expected
+    assert {doc for doc, labels in run.order.by_doc.items() if labels} == expected
+
+
+@project_names
+def test_events_match_per_document(name: str, runner: Runner) -> None:
+    """(a) the same DocTests, examples, flags, outcomes and printed reports."""
+    project = BY_NAME[name]
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    report(compare_events(sphinx.events, plugin.events), sphinx, plugin)
+
+
+@project_names
+def test_order_logs_match(name: str, runner: Runner) -> None:
+    """(b) global setup, setups, tests, cleanups and global cleanup in the same order."""
+    project = BY_NAME[name]
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    report(compare_order(sphinx.order, plugin.order, document_order=True), sphinx, plugin)
+
+
+@project_names
+def test_items_agree_with_sphinx(name: str, runner: Runner) -> None:
+    """(d) one item per test Sphinx ran, failed iff Sphinx's test failed."""
+    project = BY_NAME[name]
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    items = read_junit(plugin.extra["junit"])
+    report(check_items(sphinx_run(sphinx.events), items), sphinx, plugin)
+
+
+def test_xdist_two_workers_match_per_document(runner: Runner) -> None:
+    """(a) and (b) under pytest-xdist: each document is run whole by one worker."""
+    project = BY_NAME[XDIST_PROJECT]
+    sphinx = runner.sphinx(project)
+    plugin = runner.plugin(project, "-n", "2", "--dist", "loadfile")
+    problems = compare_events(sphinx.events, plugin.events)
+    problems += compare_order(sphinx.order, plugin.order, document_order=False)
+    report(problems, sphinx, plugin)
