@@ -1,0 +1,160 @@
+"""``sphinx-build -b doctest`` against ``pytest -p conformance.sphinx_doctest``, same project.
+
+A generated Sphinx project (by default 20 documents x 100 ``testcode``/``testoutput``
+pairs, one ``testsetup`` per document) is run whole, as separate processes, by each
+contender in turn, several times, and the min and median wall times are printed
+with their ratio to ``sphinx-build``'s. Every contender must pass every test (exit
+status 0); one that does not is reported and left out of the table.
+
+Run: ``python benchmarks/doctest_vs_sphinx.py [--documents N] [--pairs N] [--repeats N]``
+(from the repository root or from ``benchmarks/``). To add a contender, append a
+``Contender`` to ``contenders()``: it gets the source dir and a fresh output dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+CONF = """\
+project = "benchmark"
+extensions = ["sphinx.ext.doctest"]
+doctest_global_setup = "import math"
+"""
+
+
+def make_project(root: Path, documents: int = 20, pairs: int = 100) -> Path:
+    """Write a Sphinx source dir under ``root``: ``documents`` documents of ``pairs`` tests.
+
+    Each document has a ``testsetup`` and ``pairs`` ``testcode``/``testoutput`` pairs
+    (alternating between the groups ``default`` and ``other``), a ``doctest`` block and a
+    ``testcleanup``; all pass. Returns the source dir (it holds ``conf.py``).
+    """
+    source = root / "src"
+    source.mkdir(parents=True)
+    (source / "conf.py").write_text(CONF, encoding="utf-8")
+    names = [f"doc{number:03d}" for number in range(documents)]
+    toctree = "\n".join(f"   {name}" for name in names)
+    (source / "index.rst").write_text(
+        f"Benchmark\n=========\n\n.. toctree::\n\n{toctree}\n", encoding="utf-8"
+    )
+    for name in names:
+        parts = [
+            f"{name}\n{'=' * len(name)}\n",
+            ".. testsetup:: default, other\n\n   total = 0\n",
+        ]
+        totals = {"default": 0, "other": 0}
+        for number in range(pairs):
+            group = "default" if number % 2 == 0 else "other"
+            totals[group] += number
+            parts.append(
+                f".. testcode:: {group}\n\n"
+                f"   total += {number}\n"
+                f"   print(total, math.isqrt({number}))\n\n"
+                f".. testoutput:: {group}\n\n"
+                f"   {totals[group]} {int(number**0.5)}\n"
+            )
+        parts.append(f".. doctest::\n\n   >>> total\n   {totals['default']}\n")
+        parts.append(".. testcleanup:: default, other\n\n   del total\n")
+        (source / f"{name}.rst").write_text("\n".join(parts), encoding="utf-8")
+    return source
+
+
+@dataclass
+class Contender:
+    """A whole process that runs every test of the project at ``source``."""
+
+    name: str
+    command: Callable[[Path, Path], list[str]]  # (source dir, fresh output dir) -> argv
+    times: list[float] = field(default_factory=list)
+    failure: str | None = None
+
+
+def sphinx_build(source: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "sphinx", "-b", "doctest", "-E", "-q", str(source), str(out)]
+
+
+def pytest_plugin(source: Path, out: Path) -> list[str]:
+    del out  # pytest writes nothing
+    plugins = ["-p", "conformance.sphinx_doctest", "-p", "no:cacheprovider"]
+    return [sys.executable, "-m", "pytest", *plugins, str(source), "-q"]
+
+
+def contenders() -> list[Contender]:
+    """The first is the baseline of the ratios."""
+    return [
+        Contender("sphinx-build -b doctest -E", sphinx_build),
+        Contender("pytest -p conformance.sphinx_doctest", pytest_plugin),
+    ]
+
+
+def run_once(contender: Contender, source: Path, scratch: Path) -> float | None:
+    out = scratch / "out"
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    done = subprocess.run(
+        contender.command(source, out),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
+        contender.failure = f"exit status {done.returncode}\n{tail}"
+        return None
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--documents", type=int, default=20)
+    parser.add_argument("--pairs", type=int, default=100, help="testcode/testoutput pairs a doc")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
+    args = parser.parse_args()
+    field_ = contenders()
+    with tempfile.TemporaryDirectory(prefix="doctest-bench-") as tmp:
+        scratch = Path(tmp)
+        source = make_project(scratch, args.documents, args.pairs)
+        tests = args.documents * (args.pairs + 1)
+        print(
+            f"{args.documents} documents x {args.pairs} testcode/testoutput pairs ({tests} tests)"
+        )
+        for contender in field_:  # warm-up: imports, .pyc files
+            run_once(contender, source, scratch)
+        for _ in range(args.repeats):  # interleaved, so a noisy neighbour hits all alike
+            for contender in field_:
+                if contender.failure is None:
+                    elapsed = run_once(contender, source, scratch)
+                    if elapsed is not None:
+                        contender.times.append(elapsed)
+    baseline = field_[0]
+    print(f"\n{'contender':40} {'min s':>8} {'median s':>9} {'min x':>7} {'median x':>9}")
+    for contender in field_:
+        if contender.failure is not None or not contender.times:
+            print(f"{contender.name:40} failed: {contender.failure}")
+            continue
+        low, mid = min(contender.times), statistics.median(contender.times)
+        if baseline.times:
+            ratios = (
+                f"{low / min(baseline.times):7.2f} {mid / statistics.median(baseline.times):9.2f}"
+            )
+        else:
+            ratios = f"{'-':>7} {'-':>9}"
+        print(f"{contender.name:40} {low:8.2f} {mid:9.2f} {ratios}")
+    print(f"\n(x: ratio to {baseline.name}; {args.repeats} timed runs each after one warm-up)")
+
+
+if __name__ == "__main__":
+    main()
