@@ -30,7 +30,7 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
     "core": ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"),
     "async": ("fork", "wait", "Future", "script", "ignore"),
     "dynamic": ("fork", "wait", "script"),
-    "trace": ("fork", "wait", "trace", "tensor", "graph_nodes"),
+    "trace": ("fork", "wait", "Module", "trace", "tensor", "graph_nodes"),
 }
 
 

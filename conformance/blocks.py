@@ -31,7 +31,7 @@ _ALLOWED_OPTIONS: Mapping[str, frozenset[str]] = {
     "doctest": frozenset(
         {"hide", "options", "pyversion", "skipif", "trim-doctest-flags", "no-trim-doctest-flags"}
     ),
-    "requirement": frozenset({"profile", "explore"}),
+    "requirement": frozenset({"profile", "explore", "level"}),
 }
 
 
@@ -55,6 +55,8 @@ class Requirement:
     line: int
     #: its examples also run under controlled schedules (``:explore:``)
     explore: bool = False
+    #: its RFC 2119 level (``:level:``): MUST, SHOULD or MAY
+    level: str = "MUST"
 
 
 @dataclass(frozen=True)
@@ -164,5 +166,11 @@ def _parse_requirement(
             f"got {profile!r}",
         )
     return Requirement(
-        arguments, profile, " ".join(text.split()), path, line, explore="explore" in options
+        arguments,
+        profile,
+        " ".join(text.split()),
+        path,
+        line,
+        explore="explore" in options,
+        level=options.get("level", "MUST").strip(),
     )

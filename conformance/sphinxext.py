@@ -1,10 +1,19 @@
 """Sphinx extension: ``.. requirement:: ID`` boxes and the generated requirement index.
 
-Each requirement renders as a boxed, linkable rule (``:req:`ID``` links to it)
-and is recorded with the number of examples that follow it, so
-``.. requirement-index::`` can list every rule with its profile and examples.
-A requirement with no example, or an example outside any requirement, is a
-build warning (an error under ``-W``).
+Each requirement renders as a boxed, linkable rule (``:req:`ID``` links to it;
+a permalink next to the ID gives its address) and is recorded with the number
+of examples that follow it, so ``.. requirement-index::`` can list every rule
+with its level, profile and examples. A requirement with no example, or an
+example outside any requirement, is a build warning (an error under ``-W``).
+
+``.. requirement:: ID`` takes ``:profile:`` and ``:level:`` (the rule's RFC 2119
+level: MUST, SHOULD or MAY), both required, and the flag ``:explore:``. Each box
+is a :class:`requirement_node` carrying ``req_id``, ``profile``, ``level`` and
+``explore`` as node attributes, so other tools can read the rules from the
+doctrees (``node["level"]``).
+
+In HTML, every ``testoutput`` block is captioned "Output", so a reader tells
+what an example prints from the code that prints it.
 """
 
 from __future__ import annotations
@@ -27,6 +36,9 @@ from conformance.adapter import PROFILES
 logger = logging.getLogger(__name__)
 _TEST_NODE_TYPES = ("testcode", "doctest")
 _OBJECT_TYPE = "forkwait-requirement"
+#: The RFC 2119 levels a requirement can have, strongest first.
+LEVELS = ("MUST", "SHOULD", "MAY")
+OUTPUT_CAPTION = "Output"
 
 
 @dataclass
@@ -34,6 +46,8 @@ class RequirementInfo:
     docname: str
     target: str
     profile: str
+    level: str
+    explore: bool
     text: str
     lineno: int
     examples: int = 0
@@ -46,7 +60,7 @@ def _requirements(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
 
 
 class requirement_node(nodes.Admonition, nodes.Element):
-    """The box around one rule."""
+    """The box around one rule; attributes ``req_id``, ``profile``, ``level``, ``explore``."""
 
 
 class requirement_index_node(nodes.General, nodes.Element):
@@ -57,28 +71,42 @@ def _profile(argument: str) -> str:
     return directives.choice(argument, tuple(PROFILES))
 
 
+def _level(argument: str) -> str:
+    level = (argument or "").strip()
+    if level not in LEVELS:  # directives.choice would lower-case it
+        raise ValueError(f"{level!r} is not a level; choose from {', '.join(LEVELS)}")
+    return level
+
+
 class RequirementDirective(SphinxDirective):
     required_arguments = 1
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {"profile": _profile, "explore": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "profile": _profile,
+        "level": _level,
+        "explore": directives.flag,
+    }
 
     def run(self) -> list[nodes.Node]:
         req_id = self.arguments[0]
         profile = self.options.get("profile")
         if profile is None:
             raise self.error(f"requirement {req_id} needs a :profile: ({', '.join(PROFILES)})")
+        level = self.options.get("level")
+        if level is None:
+            raise self.error(f"requirement {req_id} needs a :level: ({', '.join(LEVELS)})")
+        explore = "explore" in self.options
         target = nodes.make_id(f"req-{req_id}")
-        box = requirement_node(classes=["forkwait-requirement", f"profile-{profile}"], ids=[target])
+        box = requirement_node(
+            classes=["forkwait-requirement", f"profile-{profile}", f"level-{level.lower()}"],
+            ids=[target],
+        )
         # read back from the doctree by the conformance harness (conformance/catalog.py)
         box["req_id"] = req_id
         box["profile"] = profile
-        box["explore"] = "explore" in self.options
-        title = nodes.title("", req_id + " ")
-        badge = f"profile: {profile}" + (
-            ", explored under schedules" if "explore" in self.options else ""
-        )
-        title += nodes.inline("", badge, classes=["forkwait-profile"])
-        box += title
+        box["level"] = level
+        box["explore"] = explore
+        box += _title(req_id, target, profile, level, explore)
         self.state.nested_parse(self.content, self.content_offset, box)
         known = _requirements(self.env)
         if req_id in known:
@@ -86,13 +114,32 @@ class RequirementDirective(SphinxDirective):
                 f"duplicate requirement ID {req_id} (first in {known[req_id]['docname']})",
                 location=(self.env.docname, self.lineno),
             )
-        known[req_id] = asdict(
-            RequirementInfo(self.env.docname, target, profile, " ".join(self.content), self.lineno)
+        info = RequirementInfo(
+            self.env.docname, target, profile, level, explore, " ".join(self.content), self.lineno
         )
+        known[req_id] = asdict(info)
         self.env.get_domain("std").note_object(  # type: ignore[attr-defined]
             _OBJECT_TYPE, req_id, target, location=box
         )
         return [box]
+
+
+def _title(req_id: str, target: str, profile: str, level: str, explore: bool) -> nodes.title:
+    """``ID ¶  [LEVEL]  profile: P``: the ID, its permalink, the level and the profile."""
+    title = nodes.title("", "")
+    title += nodes.inline("", req_id, classes=["forkwait-id"])
+    title += nodes.reference(
+        "",
+        "\N{PILCROW SIGN}",
+        internal=True,
+        refuri="#" + target,
+        reftitle=f"Permalink to {req_id}",
+        classes=["forkwait-permalink"],
+    )
+    title += nodes.inline("", level, classes=["forkwait-level", f"forkwait-level-{level.lower()}"])
+    badge = f"profile: {profile}" + (", explored under schedules" if explore else "")
+    title += nodes.inline("", badge, classes=["forkwait-profile"])
+    return title
 
 
 class ConformanceMatrixDirective(SphinxDirective):
@@ -158,12 +205,12 @@ def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     known = _requirements(app.env)
     for placeholder in doctree.findall(requirement_index_node):
         table = nodes.table(classes=["forkwait-requirement-index"])
-        group = nodes.tgroup(cols=4)
+        group = nodes.tgroup(cols=5)
         table += group
-        for width in (22, 10, 8, 60):
+        for width in (22, 8, 10, 8, 52):
             group += nodes.colspec(colwidth=width)
         head = nodes.thead()
-        head += _row(nodes.Text("ID"), "profile", "examples", "rule")
+        head += _row(nodes.Text("ID"), "level", "profile", "examples", "rule")
         group += head
         body = nodes.tbody()
         for req_id, info in sorted(known.items()):
@@ -171,7 +218,13 @@ def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             ref["refuri"] = (
                 app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
             )
-            body += _row(ref, info["profile"], str(info["examples"]), _rule_body(app, info))
+            body += _row(
+                ref,
+                info["level"],
+                info["profile"],
+                str(info["examples"]),
+                _rule_body(app, info),
+            )
         group += body
         placeholder.replace_self(table)
 
@@ -199,6 +252,24 @@ def _row(first: nodes.Node, *cells: str | list[nodes.Node]) -> nodes.row:
         entry += nodes.paragraph("", cell) if isinstance(cell, str) else cell
         row += entry
     return row
+
+
+def caption_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Caption every ``testoutput`` block "Output", as Sphinx captions a ``code-block``.
+
+    Done on the resolved (written) doctree only: the stored one, which the doctest
+    builder and other tools read, keeps its blocks as they are.
+    """
+    for block in list(doctree.findall(nodes.literal_block)):
+        if block.get("testnodetype") != "testoutput":
+            continue
+        wrapper = nodes.container(
+            "", literal_block=True, classes=["literal-block-wrapper", "forkwait-output"]
+        )
+        wrapper += nodes.caption("", OUTPUT_CAPTION)
+        doctree.set_id(wrapper, suggested_prefix="output")  # Sphinx wants captioned code anchored
+        block.replace_self(wrapper)
+        wrapper += block
 
 
 def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
@@ -236,12 +307,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)
+    app.connect("doctree-resolved", caption_outputs)
     app.connect("env-purge-doc", purge)
     app.connect("env-merge-info", merge)
     app.add_css_file("forkwait.css")
     return {
         "version": "0.1",
-        "env_version": 1,
+        "env_version": 2,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
