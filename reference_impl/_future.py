@@ -10,6 +10,7 @@ edges; reaching itself means a cycle, reported as :class:`DeadlockError`.
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from collections.abc import Callable
@@ -27,6 +28,16 @@ _STATE_NAMES = ("pending", "running", "done")
 
 #: Guards the waiting-on edges while a waiter checks for a cycle and blocks.
 _wait_graph_lock = threading.Lock()
+
+
+def _new_wait_graph_lock() -> None:
+    """In a child made by ``os.fork``: the lock may have been held by a thread that is gone."""
+    global _wait_graph_lock
+    _wait_graph_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_wait_graph_lock)
 
 
 class DeadlockError(RuntimeError):
@@ -62,8 +73,15 @@ class _UnretrievedGuard:
 
 
 def describe_callable(func: object) -> str:
-    """A short human name for error messages (``<function f>``, ``<Mod object>``)."""
-    name = getattr(func, "__qualname__", None)
+    """A short human name for error messages (``<function f>``, ``<Mod object>``).
+
+    Never raises for what the object does: it is called while a task's own
+    failure is being recorded, and a proxy's ``__getattr__`` may raise anything.
+    """
+    try:
+        name = getattr(func, "__qualname__", None)
+    except Exception:  # noqa: BLE001 - a broken __getattr__ must not replace the task's error
+        name = None
     if isinstance(name, str):
         return f"<function {name}>"
     return f"<{type(func).__qualname__} object>"
@@ -110,33 +128,52 @@ class Future(Generic[T_co]):
         if run_now:
             # Synchronous fork: no other thread can ever see this task pending.
             self._lock: threading.Lock | None = None
-            self._execute()
+            try:
+                self._execute()
+            except BaseException as exc:
+                if self._state == _DONE:
+                    raise  # raised after the outcome was kept: not the task's
+                # _execute could not even be entered (stack limit): that is the
+                # task's outcome, for wait (stores only, as in _run_if_pending)
+                self._exception, self._traceback = exc, exc.__traceback__
+                self._func, self._args, self._kwargs = None, (), {}
+                self._state = _DONE
         else:
             self._lock = threading.Lock()
 
     # -- running -------------------------------------------------------------
 
     def _execute(self) -> None:
-        """Run the task on this thread; the caller has claimed it."""
+        """Run the task on this thread; the caller has claimed it.
+
+        Everything after the claim sits inside the ``try``: whatever is raised,
+        even by this bookkeeping (a RecursionError at the stack's limit, an
+        asynchronous exception), the future ends done with a value or an
+        exception, never "running" with nobody running it.
+        """
         func = self._func
-        assert func is not None
-        self._state = _RUNNING
-        thread = state
-        outer_task, outer_scripted = thread.current, thread.scripted
-        thread.current = self
-        thread.scripted = self._lock is not None
         try:
-            self._value = func(*self._args, **self._kwargs)
+            self._state = _RUNNING
+            thread = state
+            outer_task, outer_scripted = thread.current, thread.scripted
+            try:
+                thread.current = self
+                thread.scripted = self._lock is not None
+                self._value = func(*self._args, **self._kwargs)  # type: ignore[misc]
+            finally:
+                thread.current = outer_task
+                thread.scripted = outer_scripted
         except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
             self._exception = exc
             self._traceback = exc.__traceback__
-            self._guard = _UnretrievedGuard(exc, describe_callable(func))
+            # Only the GC warning can be lost below; the outcome is already kept.
+            try:  # noqa: SIM105 - suppress() would be two more calls at the stack limit
+                self._guard = _UnretrievedGuard(exc, describe_callable(func))
+            except BaseException:  # noqa: BLE001, S110
+                pass
         finally:
-            thread.current, thread.scripted = outer_task, outer_scripted
             # Drop references early: a done future keeps only its outcome.
-            self._func = None
-            self._args = ()
-            self._kwargs = {}
+            self._func, self._args, self._kwargs = None, (), {}
             self._state = _DONE
 
     def _run_if_pending(self) -> None:
@@ -146,18 +183,15 @@ class Future(Generic[T_co]):
             try:
                 if self._state == _PENDING:
                     self._execute()
-            finally:
-                lock.release()
-
-    def _fail_if_pending(self, exception: BaseException) -> None:
-        """Complete a task that will never run (the pool shut down first)."""
-        lock = self._lock
-        if lock is not None and lock.acquire(blocking=False):
-            try:
-                if self._state == _PENDING:
-                    self._exception = exception
-                    self._state = _DONE
-                    self._func, self._args, self._kwargs = None, (), {}
+            except BaseException as exc:
+                if self._state == _DONE:
+                    raise  # raised after the outcome was kept: not the task's
+                # _execute could not even be entered (stack limit), and nobody else
+                # will run the task: that is its outcome. Stores only: a call could
+                # fail the same way here.
+                self._exception, self._traceback = exc, exc.__traceback__
+                self._func, self._args, self._kwargs = None, (), {}
+                self._state = _DONE
             finally:
                 lock.release()
 
