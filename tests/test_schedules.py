@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import random
 import subprocess
 import sys
+import threading
+import time
 from typing import Any
 
 import pytest
 
 import reference_impl as fw
+from reference_impl._policies import IdSet
 from tests.conftest import run_spec
 
 
@@ -27,6 +32,23 @@ def test_the_same_schedule_gives_the_same_event_log_every_time(spec: str) -> Non
     first_log = runs[0][1]
     assert len(first_log) > 100
     assert all(log == first_log for _, log in runs)
+
+
+@pytest.mark.parametrize(
+    ("spec", "digest"),
+    [
+        ("fifo", "7160d2ef8c617060"),
+        ("lifo", "0b7a06a4e9c3a107"),
+        ("random:7", "d23b4ee1837a5d1f"),
+        ("pct:7:3", "6d063e63db0c5ceb"),
+    ],
+)
+def test_each_policy_keeps_its_exact_interleaving(spec: str, digest: str) -> None:
+    """The logs the policies produced before their runnable sets were indexed: a
+    faster scheduler must explore exactly the same interleavings."""
+    result, log = fw.run_scheduled(spec, fib, 6)
+    assert result == 8
+    assert hashlib.sha256("\n".join(log).encode()).hexdigest()[:16] == digest
 
 
 def test_different_seeds_explore_different_interleavings() -> None:
@@ -156,6 +178,116 @@ def test_unwaited_tasks_still_finish_under_a_schedule() -> None:
 
     fw.run_scheduled("fifo", fire_and_forget)
     assert done == [1]
+
+
+def threads_back_to(baseline: int) -> bool:
+    deadline = time.monotonic() + 10
+    while threading.active_count() > baseline and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return threading.active_count() <= baseline
+
+
+@pytest.mark.parametrize("spec", ["fifo", "lifo", "random:3", "pct:2:3"])
+def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(spec: str) -> None:
+    ran: list[int] = []
+
+    def mark(i: int) -> None:
+        ran.append(i)
+
+    def forks_then_fails(i: int) -> None:
+        fw.fork(mark, i)
+        raise ValueError("the caller failed")
+
+    baseline = threading.active_count()
+    for i in range(50):
+        with pytest.raises(ValueError, match="the caller failed"):
+            fw.run_scheduled(spec, forks_then_fails, i)
+    assert sorted(ran) == list(range(50))
+    assert threads_back_to(baseline), f"{threading.active_count() - baseline} threads leaked"
+
+
+def test_a_wait_cycle_fails_in_a_task_of_the_cycle_and_every_task_ends() -> None:
+    futures: dict[str, Any] = {}
+    raised_in: list[str] = []
+
+    def waits_on(name: str, other: str) -> Any:
+        try:
+            return fw.wait(futures[other])
+        except fw.DeadlockError:
+            raised_in.append(name)
+            raise
+
+    def cycle() -> Any:
+        futures["first"] = fw.fork(waits_on, "first", "second")
+        futures["second"] = fw.fork(waits_on, "second", "first")
+        return fw.wait(futures["first"])
+
+    baseline = threading.active_count()
+    with pytest.raises(fw.DeadlockError):
+        fw.run_scheduled("fifo", cycle)
+    assert futures["first"].done()
+    assert futures["second"].done()
+    assert set(raised_in) == {"first", "second"}  # raised in the cycle, not in the caller
+    assert threads_back_to(baseline)
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(4))
+def test_wait_all_and_collect_all_are_wait_points_of_the_schedule(spec: str) -> None:
+    def times_ten(x: int) -> int:
+        return fw.wait(fw.fork(identity, x)) * 10
+
+    def gather() -> tuple[list[int], list[int]]:
+        futures = [fw.fork(times_ten, i) for i in range(3)]
+        collected = fw.wait(fw.collect_all(futures))
+        return fw.wait_all(futures), [fw.wait(f) for f in collected]
+
+    result: list[Any] = []
+    thread = threading.Thread(  # these waits used to block the baton holder for good
+        target=lambda: result.append(fw.run_scheduled(spec, gather)), daemon=True
+    )
+    thread.start()
+    thread.join(30)
+    assert result, f"hung under {spec}"
+    value, log = result[0]
+    assert value == ([0, 10, 20], [0, 10, 20])
+    assert log == fw.run_scheduled(spec, gather)[1]
+
+
+def test_the_runnable_index_picks_the_kth_smallest_id_at_any_size() -> None:
+    rng = random.Random(5)
+    for span, steps in ((100, 2_000), (5_000, 4_000)):  # a sorted list, then a Fenwick tree
+        ids, members = IdSet(), set[int]()
+        for step in range(steps):
+            if members and rng.random() < 0.45:
+                gone = rng.choice(sorted(members))
+                members.remove(gone)
+                ids.remove(gone)
+            else:
+                new = rng.randrange(span)
+                if new not in members:
+                    members.add(new)
+                    ids.add(new)
+            assert len(ids) == len(members)
+            if members and step % 5 == 0:
+                ordered = sorted(members)
+                k = rng.randrange(len(ordered))
+                assert ids.kth(k) == ordered[k]
+        assert (len(members) > IdSet.SMALL) == (span > 100)  # both forms were exercised
+
+
+def test_ten_thousand_scheduled_forks_take_far_less_than_quadratic_time() -> None:
+    """A complexity guard with wide slack (the 5x figure is in benchmarks/schedules.py)."""
+
+    def fan_out(n: int) -> int:
+        futures = [fw.fork(abs, -i) for i in range(n)]
+        return sum(fw.wait(future) for future in futures)
+
+    started = time.perf_counter()
+    result, log = fw.run_scheduled("random:1", fan_out, 10_000)
+    elapsed = time.perf_counter() - started
+    assert result == sum(range(10_000))
+    assert len(log) > 30_000
+    assert elapsed < 10, f"10,000 scheduled forks took {elapsed:.1f} s"
 
 
 # -- the harness -----------------------------------------------------------------

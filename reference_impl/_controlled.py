@@ -1,0 +1,257 @@
+"""A controlled run: the tasks of one scripted call, the baton, the carriers, the log.
+
+Only the task holding the baton runs; at each fork and wait (and when a task
+ends) the run's policy picks the runnable task that runs next, and the baton
+moves to the thread of that task. Tasks run on *carriers*, threads of the run:
+a task chosen while the running task waits on it, not yet started, runs
+inline on the waiter's thread (the waiter could not run before it ends
+anyway); a task chosen otherwise starts on an idle carrier, or a new one.
+Which thread runs a task never changes a choice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from reference_impl._future import DeadlockError, Future, describe_callable
+from reference_impl._policies import Policy, Task
+
+
+class Carrier:
+    """A thread of a run. It sleeps on its baton, a lock kept held, until passed it."""
+
+    __slots__ = ("baton", "start", "thread")
+
+    def __init__(self, thread: threading.Thread | None = None) -> None:
+        self.baton = threading.Lock()
+        self.baton.acquire()
+        self.start: Task | None = None  # the task to start when an idle carrier wakes
+        self.thread = thread
+
+
+_FORK, _WAIT, _RUN, _DONE, _DEADLOCK = range(5)
+
+
+def _describe_event(event: tuple[Any, ...]) -> str:
+    kind = event[0]
+    if kind == _RUN:
+        return f"run {event[1]}"
+    if kind == _WAIT:
+        return f"wait {event[1]} on {event[2]}"
+    if kind == _DONE:
+        return f"done {event[1]}"
+    if kind == _FORK:
+        return f"fork {event[1]}->{event[2]} {describe_callable(event[3])}"
+    return f"deadlock {event[1]}"
+
+
+class ControlledRun:
+    """One top-level scripted call under a policy: its tasks, the baton, the log.
+
+    Only the thread holding the baton touches the run's state. The hot paths
+    are written out rather than split into helpers, and events are kept as
+    tuples, formatted only when the log is read: a call or an f-string per
+    step is a large part of what a step costs.
+    """
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self._events: list[tuple[Any, ...]] = []
+        self._tasks: list[Task] = []
+        self._by_future: dict[int, Task] = {}
+        self._step = 0
+        self._runnable = 0
+        self._carriers: list[Carrier] = []  # threads of this run (not the caller's)
+        self._idle: list[Carrier] = []
+        self._unfinished_from = 1  # no task below this index is unfinished
+        caller = self._add(None)
+        caller.carrier = Carrier()  # the calling thread
+        self.current = caller  # the caller holds the baton
+
+    @property
+    def log(self) -> list[str]:
+        """``fork 0->1 <function f>``, ``run 1``, ``wait 0 on 1``, ``done 1``, ..."""
+        return [_describe_event(event) for event in self._events]
+
+    # -- the three switch points -------------------------------------------------
+
+    def fork(self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        me = self.current
+        future: Future[Any] = Future(func, args, kwargs, run_now=False)
+        task = self._add(future)
+        self._events.append((_FORK, me.id, task.id, func))
+        self._switch(me)
+        return future
+
+    def wait(self, future: Future[Any]) -> Any:
+        self.complete(future)
+        return future._outcome()
+
+    def complete(self, future: Future[Any]) -> None:
+        """A wait point: return once ``future`` is done (its outcome is left in it)."""
+        me = self.current
+        task = self._by_future.get(id(future))
+        if task is None:  # not forked in this run (e.g. made before it): ordinary wait
+            future._complete()
+            return
+        if task is me:
+            raise DeadlockError(f"task {me.id} waits on its own future")
+        self._events.append((_WAIT, me.id, task.id))
+        if not task.done:
+            node: Task | None = task
+            while node is not None:  # would this wait close a cycle of waits?
+                if node is me:
+                    self._events.append((_DEADLOCK, me.id))
+                    raise DeadlockError(f"deadlock: task {me.id} waits on itself through {task.id}")
+                node = node.waiting_on
+            me.waiting_on = task
+            task.waiters.append(me)
+            me.runnable = False
+            self._runnable -= 1
+            self.policy.remove(me)
+        self._switch(me)
+
+    def finish(self) -> None:
+        """The caller is done: let every task still unfinished run to its end."""
+        me, tasks = self.current, self._tasks
+        index = self._unfinished_from
+        while True:
+            while index < len(tasks) and tasks[index].done:
+                index += 1
+            self._unfinished_from = index
+            if index == len(tasks):
+                break
+            target = tasks[index]
+            me.waiting_on = target
+            target.waiters.append(me)
+            me.runnable = False
+            self._runnable -= 1
+            self.policy.remove(me)
+            self._switch(me)
+        for carrier in self._idle:  # every carrier is idle once every task is done
+            carrier.start = None
+            carrier.baton.release()
+        for carrier in self._idle:
+            assert carrier.thread is not None
+            carrier.thread.join()
+        self._idle.clear()
+
+    # -- the baton ---------------------------------------------------------------
+
+    def _add(self, future: Future[Any] | None) -> Task:
+        tasks = self._tasks
+        task = Task(len(tasks), future)
+        tasks.append(task)
+        if future is not None:
+            self._by_future[id(future)] = task
+        policy = self.policy
+        policy.new_task(task)
+        task.runnable = True
+        self._runnable += 1
+        policy.add(task)
+        return task
+
+    def _choose(self, current: Task | None) -> Task:
+        if not self._runnable:  # cannot happen: a wait never closes a cycle
+            raise RuntimeError("controlled schedule: no task can run")
+        self._step += 1
+        return self.policy.choose(current, self._step)
+
+    def _switch(self, me: Task) -> None:
+        """A switch point of the running task ``me``; returns when ``me`` runs again."""
+        chosen = self._choose(me)
+        if chosen is me:
+            return
+        self._events.append((_RUN, chosen.id))
+        self.current = chosen
+        here = me.carrier
+        if chosen.carrier is None and me.waiting_on is chosen:
+            chosen.carrier, chosen.below = here, me  # run it here, above me
+            if self._run(chosen) is me:
+                return
+        else:
+            self._resume(chosen)
+        here.baton.acquire()  # touch nothing shared after passing the baton
+
+    def _run(self, task: Task) -> Task | None:
+        """Run ``task`` on this thread, then choose who runs next.
+
+        Returns the task this thread goes on with: the one beneath on its
+        stack, or a new one if ``task`` was at the bottom; None if the baton
+        went to another thread.
+        """
+        future = task.future
+        assert future is not None
+        future._run_if_pending()
+        policy, events = self.policy, self._events
+        task.done = True
+        task.runnable = False
+        policy.remove(task)
+        events.append((_DONE, task.id))
+        waiters = task.waiters
+        for waiter in waiters:
+            waiter.waiting_on = None
+            waiter.runnable = True
+            policy.add(waiter)
+        self._runnable += len(waiters) - 1
+        waiters.clear()
+        chosen = self._choose(None)
+        events.append((_RUN, chosen.id))
+        self.current = chosen
+        here = task.carrier
+        if chosen.carrier is here:  # the task beneath: it goes on right here
+            return chosen
+        if task.below is None:  # nothing beneath: this carrier is free
+            if chosen.carrier is None:
+                chosen.carrier = here
+                return chosen
+            self._idle.append(here)  # before the baton moves: the next holder may reuse it
+        self._resume(chosen)
+        return None
+
+    def _resume(self, chosen: Task) -> None:
+        """Pass the baton to the thread of ``chosen``, starting it on a carrier if new."""
+        carrier = chosen.carrier
+        if carrier is None:
+            carrier = self._idle.pop() if self._idle else self._new_carrier()
+            chosen.carrier = carrier
+            carrier.start = chosen
+        carrier.baton.release()
+
+    def _new_carrier(self) -> Carrier:
+        carrier = Carrier()
+        carrier.thread = threading.Thread(
+            target=self._carry,
+            args=(carrier,),
+            name=f"forkwait-scheduled-{len(self._carriers) + 1}",
+            daemon=True,
+        )
+        self._carriers.append(carrier)
+        carrier.thread.start()
+        return carrier
+
+    def _carry(self, carrier: Carrier) -> None:
+        """A carrier's thread: start the tasks it is given until the run is over."""
+        _controlled.run = self
+        while True:
+            carrier.baton.acquire()
+            task = carrier.start
+            if task is None:
+                return
+            carrier.start = None
+            while task is not None:
+                task = self._run(task)
+
+
+class _Controlled(threading.local):
+    run: ControlledRun | None = None
+
+
+_controlled = _Controlled()
+
+
+def active_run() -> ControlledRun | None:
+    """The controlled run this thread's scripted code belongs to, if any."""
+    return _controlled.run

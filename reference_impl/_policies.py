@@ -1,0 +1,285 @@
+"""Schedule policies, and the tasks they choose among, indexed so a choice scans nothing.
+
+A controlled run tells its policy whenever a task becomes runnable (``add``) or
+stops being runnable (``remove``); each policy keeps the index its choice
+needs, so forks, waits and choices cost O(log N) in the number of tasks, not a
+scan of all of them:
+
+* fifo / lifo: a heap of task ids (lowest / highest first), stale entries
+  dropped when they surface;
+* random: the runnable ids, sorted (a list while few, a Fenwick tree when
+  many), whose k-th member is the k-th runnable task in id order;
+* pct: a heap by priority, re-pushed when a task's priority changes.
+
+Each picks exactly the task the plain definition picks (over the runnable
+tasks in id order) and draws the same random numbers, so a schedule's event
+log is the same as ever.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reference_impl._future import Future
+
+#: steps over which PCT spreads its priority change points
+PCT_HORIZON = 64
+
+
+class Task:
+    """One task of a controlled run (task 0 is the scripted caller itself)."""
+
+    __slots__ = (
+        "below",
+        "carrier",
+        "done",
+        "future",
+        "id",
+        "runnable",
+        "waiters",
+        "waiting_on",
+    )
+
+    def __init__(self, task_id: int, future: Future[Any] | None) -> None:
+        self.id = task_id
+        self.future = future  # None for the caller
+        self.runnable = False  # not done and not waiting
+        self.done = False
+        self.waiting_on: Task | None = None
+        self.waiters: list[Task] = []
+        #: the thread that runs it, once started (see ``_schedule.Carrier``)
+        self.carrier: Any = None
+        #: the task beneath it on its carrier's stack, whose wait runs it inline
+        self.below: Task | None = None
+
+
+class Policy:
+    """Chooses which runnable task runs next."""
+
+    name = "policy"
+
+    def new_task(self, task: Task) -> None:
+        """Called when a task is created (the caller first, then each fork)."""
+
+    def add(self, task: Task) -> None:
+        """``task`` became runnable."""
+
+    def remove(self, task: Task) -> None:
+        """``task`` stopped being runnable (it waits, or it is done)."""
+
+    def choose(self, current: Task | None, step: int) -> Task:
+        """A runnable task; ``current`` is the task at the switch point (None: it ended)."""
+        raise NotImplementedError
+
+
+class _Heap(Policy):
+    """Runnable tasks in a heap by (key, id); entries of tasks no longer runnable are stale.
+
+    A task made runnable again gets a new entry; stale ones are dropped when
+    they reach the top. Entries never compare tasks: ids are unique.
+    """
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, Task]] = []
+
+    def first(self) -> Task:
+        heap = self._heap
+        while True:
+            task = heap[0][2]
+            if task.runnable:
+                return task
+            heapq.heappop(heap)
+
+
+class Fifo(_Heap):
+    """The running task keeps the baton until it waits; then the oldest runnable."""
+
+    name = "fifo"
+
+    def add(self, task: Task) -> None:
+        heapq.heappush(self._heap, (task.id, task.id, task))
+
+    def choose(self, current: Task | None, step: int) -> Task:
+        if current is not None and current.runnable:
+            return current
+        return self.first()
+
+
+class Lifo(_Heap):
+    """The newest runnable task runs first (a fork switches to the child at once)."""
+
+    name = "lifo"
+
+    def add(self, task: Task) -> None:
+        heapq.heappush(self._heap, (-task.id, task.id, task))
+
+    def choose(self, current: Task | None, step: int) -> Task:
+        return self.first()
+
+
+class PCT(_Heap):
+    """Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010).
+
+    Random distinct priorities; the highest runnable runs (the lowest id among
+    equals); at DEPTH-1 random steps the running task drops below all others.
+    """
+
+    def __init__(self, seed: int, depth: int) -> None:
+        if depth < 1:
+            raise ValueError(f"pct depth must be at least 1, got {depth}")
+        super().__init__()
+        self.name = f"pct:{seed}:{depth}"
+        self._rng = random.Random(seed)  # noqa: S311 - replayable, not secret
+        self._priority: list[float] = []  # by task id
+        self._change_points = sorted(self._rng.sample(range(1, PCT_HORIZON), depth - 1))
+        self._lowered = 0
+
+    def new_task(self, task: Task) -> None:
+        # initial priorities lie above every lowered one (those are negative)
+        self._priority.append(1.0 + self._rng.random())
+
+    def add(self, task: Task) -> None:
+        heapq.heappush(self._heap, (-self._priority[task.id], task.id, task))
+
+    def first(self) -> Task:
+        heap, priority = self._heap, self._priority
+        while True:
+            key, task_id, task = heap[0]
+            if task.runnable and -key == priority[task_id]:  # else stale: re-prioritised
+                return task
+            heapq.heappop(heap)
+
+    def choose(self, current: Task | None, step: int) -> Task:
+        if current is not None and self._change_points and step == self._change_points[0]:
+            self._change_points.pop(0)
+            self._lowered += 1
+            self._priority[current.id] = -self._lowered  # below every initial priority
+            if current.runnable:
+                self.add(current)  # its old entry is stale now
+        return self.first()
+
+
+class RandomPolicy(Policy):
+    """A seeded uniform choice among the runnable tasks, sorted by id, at every point."""
+
+    def __init__(self, seed: int) -> None:
+        self.name = f"random:{seed}"
+        self._rng = random.Random(seed)  # noqa: S311 - replayable, not secret
+        self._tasks: list[Task] = []  # by id
+        self._runnable = IdSet()
+
+    def new_task(self, task: Task) -> None:
+        self._tasks.append(task)
+
+    def add(self, task: Task) -> None:
+        self._runnable.add(task.id)
+
+    def remove(self, task: Task) -> None:
+        self._runnable.remove(task.id)
+
+    def choose(self, current: Task | None, step: int) -> Task:
+        # choice(range(n)) draws exactly as choice(sorted_runnable) would
+        runnable = self._runnable
+        index = self._rng.choice(range(runnable.count))
+        return self._tasks[runnable.kth(index)]
+
+
+class IdSet:
+    """A set of small non-negative ints with the k-th smallest member at hand.
+
+    A sorted list while small (C-speed insort and indexing; the common case,
+    a few runnable tasks), then, past ``SMALL`` members, a Fenwick tree:
+    add, remove and k-th in O(log N) however many tasks are runnable.
+    """
+
+    SMALL = 256
+
+    def __init__(self) -> None:
+        self._sorted: list[int] | None = []
+        self._capacity = 64  # of the tree: a power of two
+        self._tree = [0] * (self._capacity + 1)  # 1-based
+        self.count = 0
+
+    def __len__(self) -> int:
+        return self.count
+
+    def add(self, item: int) -> None:
+        self.count += 1
+        members = self._sorted
+        if members is None:
+            self._update(item, 1)
+            return
+        bisect.insort(members, item)
+        if len(members) > self.SMALL:
+            self._sorted = None
+            for member in members:
+                self._update(member, 1)
+
+    def remove(self, item: int) -> None:
+        """Remove ``item``, which must be present."""
+        self.count -= 1
+        members = self._sorted
+        if members is None:
+            self._update(item, -1)
+        else:
+            del members[bisect.bisect_left(members, item)]
+
+    def kth(self, k: int) -> int:
+        """The ``k``-th smallest member, counting from 0."""
+        if self._sorted is not None:
+            return self._sorted[k]
+        tree, position, step = self._tree, 0, self._capacity
+        while step:
+            upper = position + step
+            if tree[upper] <= k:  # never past the root: k < len(self) = tree[capacity]
+                position = upper
+                k -= tree[upper]
+            step >>= 1
+        return position  # the member is position + 1 in the 1-based tree
+
+    def _update(self, item: int, delta: int) -> None:
+        while item >= self._capacity:
+            # doubling a power-of-two Fenwick tree: old nodes keep their sums, the
+            # new root covers everything, the nodes between are empty
+            old = self._capacity
+            self._tree.extend([0] * old)
+            self._tree[2 * old] = self._tree[old]
+            self._capacity = 2 * old
+        tree, index, size = self._tree, item + 1, self._capacity
+        while index <= size:
+            tree[index] += delta
+            index += index & -index
+
+
+def parse_schedule(spec: str) -> Policy:
+    """``fifo``, ``lifo``, ``random:SEED`` or ``pct:SEED:DEPTH`` -> a fresh Policy."""
+    kind, _, rest = spec.strip().partition(":")
+    try:
+        if kind == "fifo" and not rest:
+            return Fifo()
+        if kind == "lifo" and not rest:
+            return Lifo()
+        if kind == "random":
+            return RandomPolicy(int(rest))
+        if kind == "pct":
+            seed, _, depth = rest.partition(":")
+            return PCT(int(seed), int(depth or 2))
+    except ValueError as exc:
+        raise ValueError(f"bad schedule {spec!r}: {exc}") from None
+    raise ValueError(f"bad schedule {spec!r}: use fifo, lifo, random:SEED or pct:SEED:DEPTH")
+
+
+def default_schedules(count: int) -> list[str]:
+    """``count`` distinct schedules: fifo, lifo, then random and PCT seeds alternating."""
+    schedules = ["fifo", "lifo"]
+    seed = 1
+    while len(schedules) < count:
+        schedules.append(f"random:{seed}")
+        if len(schedules) < count:
+            schedules.append(f"pct:{seed}:{2 + seed % 2}")
+        seed += 1
+    return schedules[:count]
