@@ -56,6 +56,8 @@ class Future(Generic[T_co]):
                 return
             try:
                 self._value = _blocking_result(self._dask)
+            except _Escaped as escaped:
+                self._error = escaped.error
             except BaseException as exc:  # noqa: BLE001 - delivered by wait()
                 self._error = exc
             self._dask = None
@@ -84,6 +86,30 @@ def _blocking_result(dask_future: Any) -> Any:
         rejoin()
 
 
+class _Escaped(Exception):
+    """Carries a task's KeyboardInterrupt, SystemExit or GeneratorExit through Dask.
+
+    Dask handles only ``Exception`` from a task: any other BaseException kills
+    the worker's task handling (KeyboardInterrupt and SystemExit wedge the
+    cluster), so ``wait`` would hang. Wrapped, it travels as an ordinary
+    failure (pickled to a remote client) and ``wait`` raises the original.
+    """
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _run_task(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """A forked task on a worker: scripted code whose every failure is an Exception."""
+    try:
+        return _run_scripted(func, args, kwargs)
+    except Exception:
+        raise
+    except BaseException as error:  # noqa: BLE001 - delivered by wait(), unwrapped
+        raise _Escaped(error) from None
+
+
 def _run_scripted(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Call as scripted code (its forks become tasks): a scripted call, or a task on a worker."""
     outer = _state.scripted
@@ -102,7 +128,7 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         )
     future: Future[T] = Future()
     if _state.scripted:
-        future._dask = submit(_run_scripted, func, args, kwargs)
+        future._dask = submit(_run_task, func, args, kwargs)
     else:
         try:
             future._value = func(*args, **kwargs)

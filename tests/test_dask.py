@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +51,32 @@ def test_exceptions_keep_their_type_and_surface_at_wait() -> None:
         fw.wait(future)
     with pytest.raises(KeyError, match="k"):
         fw.wait(future)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit, GeneratorExit])
+def test_a_task_raising_a_base_exception_reaches_wait_and_the_cluster_survives(
+    error: type[BaseException],
+) -> None:
+    def raises() -> int:
+        raise error("from the task")
+
+    future = fw.script(lambda: fw.fork(raises))()
+    outcome: list[BaseException] = []
+
+    def waiter() -> None:
+        try:
+            fw.wait(future)
+        except BaseException as caught:  # noqa: BLE001 - the point of the test
+            outcome.append(caught)
+
+    thread = threading.Thread(target=waiter, daemon=True)  # a hang must not hang the suite
+    thread.start()
+    thread.join(30)
+    assert outcome, "wait hung"
+    assert type(outcome[0]) is error
+    assert str(outcome[0]) == "from the task"
+    assert fw.wait(fw.script(lambda: fw.fork(abs, -3))()) == 3  # the cluster still works
 
 
 def test_bad_input_is_a_clear_error() -> None:
