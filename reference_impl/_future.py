@@ -156,13 +156,16 @@ class Future(Generic[T_co]):
             self._state = _RUNNING
             thread = state
             outer_task, outer_scripted = thread.current, thread.scripted
+            scripted = self._lock is not None
             try:
                 thread.current = self
-                thread.scripted = self._lock is not None
+                if scripted is not outer_scripted:  # thread-local stores are not free
+                    thread.scripted = scripted
                 self._value = func(*self._args, **self._kwargs)  # type: ignore[misc]
             finally:
                 thread.current = outer_task
-                thread.scripted = outer_scripted
+                if scripted is not outer_scripted:
+                    thread.scripted = outer_scripted
         except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
             self._exception = exc
             self._traceback = exc.__traceback__
@@ -198,7 +201,10 @@ class Future(Generic[T_co]):
     # -- waiting ---------------------------------------------------------------
 
     def _wait(self) -> T_co:
-        self._complete()
+        if self._state != _DONE:
+            self._complete()
+        if self._exception is None:  # the common case, without a call
+            return self._value  # type: ignore[no-any-return]
         return self._outcome()
 
     def _complete(self) -> None:

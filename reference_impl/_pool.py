@@ -204,13 +204,10 @@ class WorkerPool:
                 idle.pop()
                 if task is _STOP:
                     return
-                if (
-                    task._state == _PENDING
-                    and not idle
-                    and self._active + self._starting < self._size
-                ):
-                    self._add_worker()  # this worker is taken: one for the next task
-                task._run_if_pending()
+                if task._state == _PENDING:  # else a wait ran it already: nothing to do
+                    if not idle and self._active + self._starting < self._size:
+                        self._add_worker()  # this worker is taken: one for the next task
+                    task._run_if_pending()
                 task = None  # hold no finished task while idle: it may own a failure
         except BaseException:
             if waiting:
