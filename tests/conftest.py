@@ -35,9 +35,11 @@ def pool_size() -> Iterator[None]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the mutation score when the mutant tests ran."""
+    """Print the mutation matrix when the mutant tests ran."""
     from tests import test_mutants  # noqa: PLC0415
 
-    if test_mutants.caught:
-        terminalreporter.section("forkwait suite teeth")
-        terminalreporter.write_line(test_mutants.pytest_terminal_summary_text())
+    lines = test_mutants.mutation_matrix()
+    if lines:
+        terminalreporter.section("forkwait suite teeth: mutation matrix")
+        for line in lines:
+            terminalreporter.write_line(line)

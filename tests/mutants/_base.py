@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.adapter import Adapter
 from conformance.adapters.reference import adapter as reference_adapter
 
 
-def mutant(name: str, **replacements: Any) -> Adapter:
-    """The reference adapter, renamed, with ``fw.<key>`` replaced by each value."""
+def mutant(name: str, profiles: Iterable[str] | None = None, **replacements: Any) -> Adapter:
+    """The reference adapter, renamed, with ``fw.<key>`` replaced by each value.
+
+    ``profiles`` narrows the claimed profiles (default: the reference's).
+    """
     base = reference_adapter()
     for key, value in replacements.items():
         setattr(base.fw, key, value)
-    return Adapter(name=f"mutant-{name}", version="0", fw=base.fw, profiles=base.profiles)
+    claimed = base.profiles if profiles is None else frozenset(profiles)
+    return Adapter(name=f"mutant-{name}", version="0", fw=base.fw, profiles=claimed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from reference_impl import GraphNode
 
@@ -40,4 +41,50 @@ def drop_unwaited(nodes: Sequence[GraphNode]) -> list[GraphNode]:
         node._replace(blocks=tuple(tuple(drop_unwaited(b)) for b in node.blocks))
         for node in nodes
         if node.kind != "fork" or set(node.outputs) & consumed
+    ]
+
+
+def reverse_forks(nodes: Sequence[GraphNode]) -> list[GraphNode]:
+    """The fork nodes of each graph listed in reverse order, in the places forks held."""
+    result = [
+        node._replace(blocks=tuple(tuple(reverse_forks(b)) for b in node.blocks)) for node in nodes
+    ]
+    places = [index for index, node in enumerate(result) if node.kind == "fork"]
+    for place, fork in zip(places, [result[i] for i in reversed(places)], strict=True):
+        result[place] = fork
+    return result
+
+
+def unlink_waits(nodes: Sequence[GraphNode]) -> list[GraphNode]:
+    """Wait nodes read a name no node writes, instead of their fork's future."""
+    return [
+        node._replace(
+            inputs=tuple(f"future of {name}" for name in node.inputs)
+            if node.kind == "wait"
+            else node.inputs,
+            blocks=tuple(tuple(unlink_waits(b)) for b in node.blocks),
+        )
+        for node in nodes
+    ]
+
+
+class ListNode(NamedTuple):
+    """A node whose sequences are lists."""
+
+    kind: str
+    inputs: list[str]
+    outputs: list[str]
+    blocks: list[list[ListNode]]
+
+
+def as_lists(nodes: Sequence[GraphNode]) -> list[ListNode]:
+    """The same nodes with inputs, outputs and blocks as lists, not tuples."""
+    return [
+        ListNode(
+            node.kind,
+            list(node.inputs),
+            list(node.outputs),
+            [as_lists(block) for block in node.blocks],
+        )
+        for node in nodes
     ]

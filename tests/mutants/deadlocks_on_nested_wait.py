@@ -1,8 +1,10 @@
-"""A one-thread pool per scripted call, and wait just blocks: nested waits deadlock.
+"""A fixed pool of 8 threads, and wait just blocks: once every thread waits, nothing runs.
 
 The help-while-waiting rule is missing: a task that waits on a task it forked
-blocks the only worker, which the forked task needs. Each scripted call gets a
-pool of its own (a daemon thread), so one deadlock does not wedge later examples.
+blocks its thread, which the forked task may need. With 8 threads, nesting a
+few levels deep works; 64 tasks waiting at once deadlock. Each top-level
+scripted call gets a pool of its own (daemon threads), so one deadlock does not
+wedge later examples.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import queue
 import threading
 from typing import Any, Generic, TypeVar
 
+import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 T = TypeVar("T")
 _local = threading.local()
+POOL_SIZE = 8
 
 
 class BlockingFuture(Generic[T]):
@@ -68,12 +72,44 @@ def wait(future: Any) -> Any:
     return future.wait()
 
 
+def collect_all(futures: list[BlockingFuture[Any]]) -> BlockingFuture[Any]:
+    def settle() -> list[BlockingFuture[Any]]:
+        for future in futures:
+            future._event.wait()
+        return futures
+
+    return fork(settle)
+
+
+def wait_all(futures: list[BlockingFuture[Any]]) -> list[Any]:
+    for future in futures:
+        future._event.wait()
+    return [future.wait() for future in futures]
+
+
+class ScriptedModule:
+    def __init__(self, module: Any) -> None:
+        self._forward = script(module.forward)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        return self._forward(*args, **kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._forward(*args, **kwargs)
+
+
 def script(fn: Any) -> Any:
+    if isinstance(fn, ref.Module):
+        return ScriptedModule(fn)
+
     @functools.wraps(fn)
     def scripted(*args: Any, **kwargs: Any) -> Any:
         outer = getattr(_local, "tasks", None)
-        tasks: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        threading.Thread(target=_worker, args=(tasks,), daemon=True).start()
+        tasks = outer
+        if tasks is None:  # a top-level call: a pool of its own
+            tasks = queue.SimpleQueue()
+            for _ in range(POOL_SIZE):
+                threading.Thread(target=_worker, args=(tasks,), daemon=True).start()
         _local.tasks = tasks
         try:
             return fn(*args, **kwargs)
@@ -85,5 +121,12 @@ def script(fn: Any) -> Any:
 
 def adapter() -> Adapter:
     return mutant(
-        "deadlocks-on-nested-wait", fork=fork, wait=wait, script=script, Future=BlockingFuture
+        "deadlocks-on-nested-wait",
+        profiles={"core", "async", "dynamic"},  # its fork and wait know nothing of traces
+        fork=fork,
+        wait=wait,
+        script=script,
+        Future=BlockingFuture,
+        collect_all=collect_all,
+        wait_all=wait_all,
     )

@@ -66,6 +66,7 @@ def wait_all(futures: list[LazyFuture[Any]]) -> list[Any]:
 def adapter() -> Adapter:
     return mutant(
         "lazy-forks",
+        profiles={"core", "async", "dynamic"},  # its fork knows nothing of traces
         fork=fork,
         wait=wait,
         Future=LazyFuture,

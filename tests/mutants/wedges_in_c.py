@@ -1,11 +1,18 @@
-"""wait from plain Python on a future made by scripted code hangs in C, GIL held.
+"""A plain-Python wait on a running scripted task holds the GIL: the task cannot call Python.
 
-The same failure torch.jit.wait shows (see torch_xfails.toml): no Python-level
-timeout can fire, so only the suite's watchdog, which needs no GIL, ends it.
+The same failure torch.jit.wait shows (see torch_xfails.toml): torch.jit.wait
+keeps the GIL while it blocks, so a task that calls a plain-Python (fw.ignore)
+function deadlocks with it. Here the waiting thread hangs in C with the GIL
+held once the task needs Python; no Python-level timeout can fire, so only the
+suite's watchdog, which needs no GIL, ends it. Waits on tasks that never call
+Python while waited work as on the reference.
 """
 
 import ctypes
+import functools
 import signal
+import threading
+import time
 from typing import Any
 
 import reference_impl as ref
@@ -15,17 +22,48 @@ from tests.mutants._base import mutant
 
 # PyDLL keeps the GIL during the call, unlike CDLL
 _libc = ctypes.PyDLL(None)
+_waiting_in_c = threading.Event()  # a plain-Python wait "holds the GIL"
+_task_needs_python = threading.Event()
+
+
+def _enter_python() -> None:
+    if _waiting_in_c.is_set() and state.current is not None:
+        _task_needs_python.set()
+        threading.Event().wait()  # this task never gets the GIL back
+
+
+def ignore(func: Any) -> Any:
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _enter_python()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _enter_python()
+
+    return call
+
+
+def _wedge() -> None:
+    # no signal may wake this thread, so not even SIGALRM-based timeouts fire
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    _libc.pause()
 
 
 def wait(future: Any) -> Any:
     made_by_scripted_code = isinstance(future, ref.Future) and future._lock is not None
     in_plain_python = not state.scripted and state.current is None
-    if made_by_scripted_code and in_plain_python:
-        # no signal may wake this thread, so not even SIGALRM-based timeouts fire
-        signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-        _libc.pause()
+    if made_by_scripted_code and in_plain_python and not future.done():
+        _waiting_in_c.set()
+        try:
+            while not future.done():  # the pool runs the task; this thread only blocks
+                if _task_needs_python.is_set():
+                    _wedge()
+                time.sleep(0.001)
+        finally:
+            _waiting_in_c.clear()
     return ref.wait(future)
 
 
 def adapter() -> Adapter:
-    return mutant("wedges-in-c", wait=wait)
+    return mutant("wedges-in-c", wait=wait, ignore=ignore)

@@ -1,0 +1,30 @@
+"""collect_all puts a future of None in place of a failed future: the failure is lost."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _nothing() -> None:
+    return None
+
+
+def collect_all(futures: list[Any]) -> Any:
+    def settle() -> list[Any]:
+        settled = []
+        for future in futures:
+            try:
+                ref.wait(future)
+            except Exception:  # noqa: BLE001 - the mutation
+                settled.append(ref.fork(_nothing))
+            else:
+                settled.append(future)
+        return settled
+
+    return ref.fork(settle)
+
+
+def adapter() -> Adapter:
+    return mutant("collect-all-hides-failures", collect_all=collect_all)

@@ -1,0 +1,22 @@
+"""fork gives the task deep copies of its list and dict arguments."""
+
+import copy
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _copied(value: Any) -> Any:
+    return copy.deepcopy(value) if isinstance(value, list | dict) else value
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    args = tuple(_copied(arg) for arg in args)
+    kwargs = {key: _copied(value) for key, value in kwargs.items()}
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("copies-arguments", fork=fork)

@@ -1,0 +1,16 @@
+"""graph_nodes gives inputs, outputs and blocks as lists, not tuples."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+from tests.mutants._graphs import as_lists
+
+
+def graph_nodes(traced: Any) -> list[Any]:
+    return as_lists(ref.graph_nodes(traced))
+
+
+def adapter() -> Adapter:
+    return mutant("graph-nodes-lists", graph_nodes=graph_nodes)

@@ -1,0 +1,24 @@
+"""str(traced.graph) leaves fork nodes out of the printed graph."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._graph import Graph
+from tests.mutants._base import mutant
+
+
+class QuietGraph(Graph):
+    def __str__(self) -> str:
+        lines = super().__str__().splitlines()
+        return "\n".join(line for line in lines if "fork" not in line)
+
+
+def trace(func: Any, example_inputs: Any) -> Any:
+    traced = ref.trace(func, example_inputs)
+    traced.graph.__class__ = QuietGraph
+    return traced
+
+
+def adapter() -> Adapter:
+    return mutant("graph-text-without-forks", trace=trace)

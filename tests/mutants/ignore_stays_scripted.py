@@ -1,0 +1,23 @@
+"""An fw.ignore function stays scripted code, so it cannot fork a lambda (no dynamic profile).
+
+The implementation claims core, async and trace: scripted code that forks a
+lambda is rejected, as TorchScript rejects it, which is allowed. The mutation
+is that a function marked fw.ignore is treated as scripted code too.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._state import state
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if state.scripted and getattr(func, "__name__", "") == "<lambda>":
+        raise TypeError("scripted code cannot fork a lambda")
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("ignore-stays-scripted", profiles={"core", "async", "trace"}, fork=fork)

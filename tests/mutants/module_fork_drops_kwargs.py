@@ -1,0 +1,17 @@
+"""Forking a module calls its forward with the positional arguments only."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(func, ref.Module):
+        return ref.fork(func, *args)
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("module-fork-drops-kwargs", fork=fork)

@@ -1,0 +1,20 @@
+"""A forked bound method of a module runs on a fresh, uninitialised instance of its class."""
+
+import inspect
+import types
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if inspect.ismethod(func) and isinstance(func.__self__, ref.Module):
+        fresh = object.__new__(type(func.__self__))
+        func = types.MethodType(func.__func__, fresh)
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("module-methods-lose-self", fork=fork)

@@ -1,0 +1,21 @@
+"""fw.Module is a factory object, not a class (subclassing it still works)."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+class ModuleFactory:
+    """Subclassable through ``__mro_entries__``, callable, but not a class."""
+
+    def __mro_entries__(self, bases: tuple[Any, ...]) -> tuple[type, ...]:
+        return (ref.Module,)
+
+    def __call__(self) -> ref.Module:
+        return ref.Module()
+
+
+def adapter() -> Adapter:
+    return mutant("module-not-a-class", Module=ModuleFactory())

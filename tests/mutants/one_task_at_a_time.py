@@ -1,0 +1,65 @@
+"""Scripted tasks take turns: one lock, held while a task runs and let go only in wait.
+
+Forks still return at once and tasks start without a wait, but no two tasks
+ever run at the same time (a task that waits lets another run, so nesting
+works).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._state import state
+from tests.mutants._base import mutant
+
+_turn = threading.Lock()
+
+
+class _Held(threading.local):
+    depth = 0
+
+
+_held = _Held()
+
+
+def _taking_turns(func: Any) -> Any:
+    @functools.wraps(func)
+    def task(*args: Any, **kwargs: Any) -> Any:
+        if _held.depth == 0:
+            _turn.acquire()
+        _held.depth += 1
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _held.depth -= 1
+            if _held.depth == 0:
+                _turn.release()
+
+    return task
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if state.scripted and callable(func):
+        func = _taking_turns(func)
+    return ref.fork(func, *args, **kwargs)
+
+
+def wait(future: Any) -> Any:
+    depth = _held.depth
+    if depth == 0:
+        return ref.wait(future)
+    _held.depth = 0
+    _turn.release()
+    try:
+        return ref.wait(future)
+    finally:
+        _turn.acquire()
+        _held.depth = depth
+
+
+def adapter() -> Adapter:
+    return mutant("one-task-at-a-time", fork=fork, wait=wait)

@@ -1,0 +1,36 @@
+"""Scripted code cannot fork a lambda, although the implementation claims the dynamic profile.
+
+fw.ignore functions are plain Python here (forks inside them run at once), so
+only the dynamic profile's requirement notices.
+"""
+
+import functools
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._state import state
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if state.scripted and getattr(func, "__name__", "") == "<lambda>":
+        raise TypeError("scripted code cannot fork a lambda")
+    return ref.fork(func, *args, **kwargs)
+
+
+def ignore(func: Any) -> Any:
+    @functools.wraps(func)
+    def plain(*args: Any, **kwargs: Any) -> Any:
+        outer = state.scripted
+        state.scripted = False
+        try:
+            return func(*args, **kwargs)
+        finally:
+            state.scripted = outer
+
+    return plain
+
+
+def adapter() -> Adapter:
+    return mutant("script-rejects-lambdas", fork=fork, ignore=ignore)

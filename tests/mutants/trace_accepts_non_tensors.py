@@ -1,0 +1,22 @@
+"""trace accepts example inputs that are not tensors, and records a constant function for them."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _zero() -> Any:
+    return ref.tensor(0)
+
+
+def trace(func: Any, example_inputs: Any) -> Any:
+    inputs = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    if not all(isinstance(x, ref.Tensor) for x in inputs):
+        return ref.trace(_zero, ())
+    return ref.trace(func, example_inputs)
+
+
+def adapter() -> Adapter:
+    return mutant("trace-accepts-non-tensors", trace=trace)

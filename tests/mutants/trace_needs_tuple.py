@@ -1,0 +1,17 @@
+"""trace takes its example inputs only as a tuple: a single tensor raises TypeError."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def trace(func: Any, example_inputs: Any) -> Any:
+    if not isinstance(example_inputs, tuple):
+        raise TypeError("trace() takes its example inputs as a tuple")
+    return ref.trace(func, example_inputs)
+
+
+def adapter() -> Adapter:
+    return mutant("trace-needs-tuple", trace=trace)

@@ -1,0 +1,28 @@
+"""A traced function returns what the tracing run returned, whatever its inputs."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+class Replaying(ref.TracedFunction):
+    recorded: Any = None
+
+    def __call__(self, *inputs: Any) -> Any:
+        return self.recorded
+
+
+def trace(func: Any, example_inputs: Any) -> Any:
+    traced = ref.trace(func, example_inputs)
+    inputs = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    recorded = traced(*inputs)
+    traced.__class__ = Replaying
+    assert isinstance(traced, Replaying)
+    traced.recorded = recorded
+    return traced
+
+
+def adapter() -> Adapter:
+    return mutant("trace-replays-recorded-output", trace=trace)

@@ -1,0 +1,24 @@
+"""While tracing, a forked module runs untraced: its result is recorded as a constant."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._tracing import active_scope, recording
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if active_scope() is not None and isinstance(func, ref.Module):
+        module = func
+
+        def untraced(*a: Any, **k: Any) -> Any:
+            with recording(None):  # type: ignore[arg-type]
+                return module(*a, **k)
+
+        func = untraced
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("trace-skips-module-bodies", fork=fork)

@@ -1,0 +1,21 @@
+"""Every second call of a compiled function hands its forks' results out in reverse fork order."""
+
+from typing import Any
+
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+from tests.mutants._calls import Call, MatchingCall, Routes
+
+
+class AlternatingCall(MatchingCall):
+    lifo = True
+
+    def wait(self, future: Any) -> Any:
+        if self.number % 2 == 0:  # first, third... call: as on the reference
+            return Call.wait(self, future)
+        return super().wait(future)
+
+
+def adapter() -> Adapter:
+    routes = Routes(AlternatingCall)
+    return mutant("varies-between-calls", fork=routes.fork, wait=routes.wait, script=routes.script)

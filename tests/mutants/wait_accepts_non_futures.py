@@ -1,0 +1,15 @@
+"""wait gives back anything that is not a future unchanged, instead of raising TypeError."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def wait(future: Any) -> Any:
+    return ref.wait(future) if isinstance(future, ref.Future) else future
+
+
+def adapter() -> Adapter:
+    return mutant("wait-accepts-non-futures", wait=wait)

@@ -1,0 +1,15 @@
+"""wait_all returns the values sorted, not in the order of the futures."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def wait_all(futures: list[Any]) -> list[Any]:
+    return sorted(ref.wait_all(futures))
+
+
+def adapter() -> Adapter:
+    return mutant("wait-all-sorted", wait_all=wait_all)

@@ -1,0 +1,16 @@
+"""In graph_nodes, a wait node's input is not the name its fork node's future has."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+from tests.mutants._graphs import unlink_waits
+
+
+def graph_nodes(traced: Any) -> list[Any]:
+    return unlink_waits(ref.graph_nodes(traced))
+
+
+def adapter() -> Adapter:
+    return mutant("waits-unlinked", graph_nodes=graph_nodes)
