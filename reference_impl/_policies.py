@@ -50,7 +50,7 @@ class Task:
         self.runnable = False  # not done and not waiting
         self.done = False
         self.waiting_on: Task | None = None
-        self.waiters: list[Task] = []
+        self.waiters: list[Task] | None = None  # made on the first wait: most tasks have none
         #: the thread that runs it, once started (see ``_schedule.Carrier``)
         self.carrier: Any = None
         #: the task beneath it on its carrier's stack, whose wait runs it inline
@@ -76,52 +76,65 @@ class Policy:
         raise NotImplementedError
 
 
-class _Heap(Policy):
-    """Runnable tasks in a heap by (key, id); entries of tasks no longer runnable are stale.
+class _ById(Policy):
+    """Keeps every task by id, so a heap can hold ids rather than tasks.
 
-    A task made runnable again gets a new entry; stale ones are dropped when
-    they reach the top. Entries never compare tasks: ids are unique.
+    The heaps below hold an entry per time a task became runnable; entries of
+    tasks no longer runnable (or re-prioritised) are stale, dropped when they
+    reach the top. Ids are ints: compared in C, and nothing for the garbage
+    collector to traverse.
     """
 
     def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Task]] = []
+        self._tasks: list[Task] = []
 
-    def first(self) -> Task:
-        heap = self._heap
-        while True:
-            task = heap[0][2]
-            if task.runnable:
-                return task
-            heapq.heappop(heap)
+    def new_task(self, task: Task) -> None:
+        self._tasks.append(task)
 
 
-class Fifo(_Heap):
+class _IdHeap(_ById):
+    def __init__(self) -> None:
+        super().__init__()
+        self._heap: list[int] = []  # ids (fifo) or negated ids (lifo)
+
+
+class Fifo(_IdHeap):
     """The running task keeps the baton until it waits; then the oldest runnable."""
 
     name = "fifo"
 
     def add(self, task: Task) -> None:
-        heapq.heappush(self._heap, (task.id, task.id, task))
+        heapq.heappush(self._heap, task.id)
 
     def choose(self, current: Task | None, step: int) -> Task:
         if current is not None and current.runnable:
             return current
-        return self.first()
+        heap, tasks = self._heap, self._tasks
+        while True:
+            task = tasks[heap[0]]
+            if task.runnable:
+                return task
+            heapq.heappop(heap)
 
 
-class Lifo(_Heap):
+class Lifo(_IdHeap):
     """The newest runnable task runs first (a fork switches to the child at once)."""
 
     name = "lifo"
 
     def add(self, task: Task) -> None:
-        heapq.heappush(self._heap, (-task.id, task.id, task))
+        heapq.heappush(self._heap, -task.id)
 
     def choose(self, current: Task | None, step: int) -> Task:
-        return self.first()
+        heap, tasks = self._heap, self._tasks
+        while True:
+            task = tasks[-heap[0]]
+            if task.runnable:
+                return task
+            heapq.heappop(heap)
 
 
-class PCT(_Heap):
+class PCT(_ById):
     """Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010).
 
     Random distinct priorities; the highest runnable runs (the lowest id among
@@ -132,6 +145,7 @@ class PCT(_Heap):
         if depth < 1:
             raise ValueError(f"pct depth must be at least 1, got {depth}")
         super().__init__()
+        self._heap: list[tuple[float, int]] = []  # (-priority, id)
         self.name = f"pct:{seed}:{depth}"
         self._rng = random.Random(seed)  # noqa: S311 - replayable, not secret
         self._priority: list[float] = []  # by task id
@@ -139,16 +153,18 @@ class PCT(_Heap):
         self._lowered = 0
 
     def new_task(self, task: Task) -> None:
+        super().new_task(task)
         # initial priorities lie above every lowered one (those are negative)
         self._priority.append(1.0 + self._rng.random())
 
     def add(self, task: Task) -> None:
-        heapq.heappush(self._heap, (-self._priority[task.id], task.id, task))
+        heapq.heappush(self._heap, (-self._priority[task.id], task.id))
 
     def first(self) -> Task:
-        heap, priority = self._heap, self._priority
+        heap, priority, tasks = self._heap, self._priority, self._tasks
         while True:
-            key, task_id, task = heap[0]
+            key, task_id = heap[0]
+            task = tasks[task_id]
             if task.runnable and -key == priority[task_id]:  # else stale: re-prioritised
                 return task
             heapq.heappop(heap)
@@ -163,17 +179,14 @@ class PCT(_Heap):
         return self.first()
 
 
-class RandomPolicy(Policy):
+class RandomPolicy(_ById):
     """A seeded uniform choice among the runnable tasks, sorted by id, at every point."""
 
     def __init__(self, seed: int) -> None:
+        super().__init__()
         self.name = f"random:{seed}"
         self._rng = random.Random(seed)  # noqa: S311 - replayable, not secret
-        self._tasks: list[Task] = []  # by id
         self._runnable = IdSet()
-
-    def new_task(self, task: Task) -> None:
-        self._tasks.append(task)
 
     def add(self, task: Task) -> None:
         self._runnable.add(task.id)
