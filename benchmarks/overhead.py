@@ -1,9 +1,12 @@
 """Fork/wait overhead and parallel speed-up of the reference, against peers in one run.
 
 Prints ratios, measured now on this machine: fork+wait of a trivial task under
-``script`` vs a ``ThreadPoolExecutor`` round trip vs a direct call; 2 and 8 forks
-of GIL-releasing work vs running it sequentially; nested ``fib(18)`` scripted vs
-the same code in plain Python (where forks are synchronous).
+``script`` vs a ``ThreadPoolExecutor`` round trip, a direct call and, when torch
+is installed, TorchScript's own fork+wait in a scripted loop (target: at most
+0.25x of it); 2 and 8 forks of GIL-releasing work vs running it sequentially;
+nested ``fib(18)`` scripted vs the same code in plain Python (where forks are
+synchronous). Section 1 takes turns between its contenders and reports the
+minimum and the median, so a noisy neighbour weighs on all of them alike.
 
 Run: ``python benchmarks/overhead.py [--quick]``
 """
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from _timing import median_seconds
+from _timing import interleaved, median_seconds
 
 import reference_impl as fw
 
@@ -49,6 +52,28 @@ def direct_loop(n: int) -> int:
     for i in range(n):
         total += trivial(i)
     return total
+
+
+def torchscript_loop() -> Callable[[int], int] | None:
+    """TorchScript's fork+wait: a scripted loop forking a trivial scripted function; or None."""
+    try:
+        import torch  # noqa: PLC0415 - optional, and slow to import
+    except ImportError:
+        return None
+
+    ts_trivial = torch.jit.script(trivial)
+
+    def ts_forked_loop(n: int) -> int:
+        total = 0
+        for i in range(n):
+            total += torch.jit.wait(torch.jit.fork(ts_trivial, i))
+        return total
+
+    loop: Callable[[int], int] = torch.jit.script(ts_forked_loop)
+    for _ in range(3):  # the profiling executor optimises the graph over the first calls
+        loop(100)
+    assert loop(100) == forked_loop(100)
+    return loop
 
 
 def run_each(work: Callable[[X], object], items: list[X]) -> list[object]:
@@ -92,16 +117,27 @@ def main() -> None:
 
     scripted_loop = fw.script(forked_loop)
     scripted_loop(100)
+    torchscript = torchscript_loop()
     with ThreadPoolExecutor(max_workers=fw.get_num_threads()) as pool:
-        t_fork = median_seconds(repeats, lambda: scripted_loop(n)) / n
-        t_pool = median_seconds(repeats, lambda: executor_loop(pool, n)) / n
-    t_direct = median_seconds(repeats, lambda: direct_loop(n)) / n
-    print("\n1. per fork+wait of a trivial task")
-    print(f"   script fork+wait    {t_fork * 1e6:8.2f} us")
-    print(f"   ThreadPoolExecutor  {t_pool * 1e6:8.2f} us   fork/executor = {t_fork / t_pool:.3f}x")
-    print(
-        f"   direct call         {t_direct * 1e6:8.2f} us   fork/direct = {t_fork / t_direct:.1f}x"
-    )
+        contenders: dict[str, Callable[[], object]] = {
+            "script fork+wait": lambda: scripted_loop(n),
+            "ThreadPoolExecutor": lambda: executor_loop(pool, n),
+            "direct call": lambda: direct_loop(n),
+        }
+        if torchscript is not None:
+            contenders["TorchScript fork+wait"] = lambda: torchscript(n)
+        timings = {name: t.per(n) for name, t in interleaved(repeats, contenders).items()}
+    print("\n1. per fork+wait of a trivial task (min / median of interleaved repeats)")
+    for name, timing in timings.items():
+        print(f"   {name:22} {timing.min * 1e6:7.2f} / {timing.median * 1e6:7.2f} us")
+    fork = timings["script fork+wait"]
+    print(f"   fork/executor    = {fork.ratio(timings['ThreadPoolExecutor'])}")
+    print(f"   fork/direct      = {fork.ratio(timings['direct call'])}")
+    if torchscript is not None:
+        torch_ratio = fork.ratio(timings["TorchScript fork+wait"])
+        print(f"   fork/TorchScript = {torch_ratio}  (target: at most 0.25x)")
+    else:
+        print("   fork/TorchScript: torch is not installed")
 
     print("\n2. parallel speed-up of GIL-releasing work (sequential time / forked time)")
     block = os.urandom(32 * 1024 * 1024 if not args.quick else 8 * 1024 * 1024)
