@@ -6,16 +6,13 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from reference_impl import _pool
-from reference_impl._controlled import _controlled
 from reference_impl._future import Future
 from reference_impl._pool import get_pool
-from reference_impl._state import state
+from reference_impl._state import local
 from reference_impl._trace import trace_fork, trace_wait
-from reference_impl._tracing import _state as _tracer
 
-# fork and wait read the thread-locals behind active_scope() and active_run()
-# directly: they are the hot path of every program, and a call costs more than
-# the read.
+# fork and wait read the thread's context (see _state) once, and the facts behind
+# active_scope() and active_run() from it: they are the hot path of every program.
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -36,16 +33,17 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         raise TypeError(
             f"fork() expects a callable as its first argument, got {type(func).__name__}: {func!r}"
         )
-    scope = _tracer.scope
+    context = local.context
+    scope = context.scope
     if scope is not None:
         return trace_fork(scope, func, args, kwargs)
-    if not state.scripted:
-        return Future(func, args, kwargs, run_now=True)
-    run = _controlled.run
+    if not context.scripted:
+        return Future(func, args, kwargs, True)  # run now
+    run = context.run
     if run is not None:  # a controlled schedule decides when the task runs
         controlled: Future[T] = run.fork(func, args, kwargs)
         return controlled
-    future: Future[T] = Future(func, args, kwargs, run_now=False)
+    future: Future[T] = Future(func, args, kwargs, False)  # queued
     if not (_pool._pool or get_pool()).submit(future):
         future._run_if_pending()  # pool shut down (interpreter exit): run it here
     return future
@@ -66,19 +64,20 @@ def wait(future: Future[T], /) -> T:
         raise TypeError(
             f"wait() expects a Future returned by fork(), got {type(future).__name__}: {future!r}"
         )
-    scope = _tracer.scope
+    context = local.context
+    scope = context.scope
     if scope is not None:
         return trace_wait(scope, future)  # type: ignore[no-any-return]
-    run = _controlled.run
+    run = context.run
     if run is not None:
         controlled: T = run.wait(future)
         return controlled
-    return future._wait()
+    return future._wait(context)
 
 
 def _settle(futures: list[Future[Any]]) -> list[Future[Any]]:
     """Wait until every future is done, leaving failures to be retrieved from each."""
-    run = _controlled.run
+    run = local.context.run
     for future in futures:
         if run is not None:  # a wait point of the controlled schedule, as wait() is
             run.complete(future)

@@ -20,6 +20,7 @@ from typing import Any
 
 from reference_impl._future import DeadlockError, Future, describe_callable
 from reference_impl._policies import Policy, Task
+from reference_impl._state import local
 
 #: Carriers of one run that get an eventfd baton; the rest use a lock (fds are finite).
 EVENTFD_CARRIERS = 64
@@ -117,7 +118,7 @@ class ControlledRun:
 
     def fork(self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         me = self.current
-        future: Future[Any] = Future(func, args, kwargs, run_now=False)
+        future: Future[Any] = Future(func, args, kwargs, False)  # run by the schedule
         tasks, policy = self._tasks, self.policy
         task = Task(len(tasks), future)  # as _add does
         tasks.append(task)
@@ -293,7 +294,7 @@ class ControlledRun:
 
     def _carry(self, carrier: Carrier) -> None:
         """A carrier's thread: start the tasks it is given until the run is over."""
-        _controlled.run = self
+        local.context.run = self
         while True:
             carrier.wait()
             task = carrier.start
@@ -304,13 +305,7 @@ class ControlledRun:
                 task = self._run(task)
 
 
-class _Controlled(threading.local):
-    run: ControlledRun | None = None
-
-
-_controlled = _Controlled()
-
-
 def active_run() -> ControlledRun | None:
     """The controlled run this thread's scripted code belongs to, if any."""
-    return _controlled.run
+    run: ControlledRun | None = local.context.run
+    return run

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from reference_impl._state import state
+from reference_impl._state import ThreadContext, local
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -113,8 +113,7 @@ class Future(Generic[T_co]):
         func: Callable[..., T_co],
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
-        *,
-        run_now: bool,
+        run_now: bool,  # positional at the call sites: a keyword costs more than the rest
     ) -> None:
         self._state = _PENDING
         self._value: Any = None
@@ -129,7 +128,7 @@ class Future(Generic[T_co]):
             # Synchronous fork: no other thread can ever see this task pending.
             self._lock: threading.Lock | None = None
             try:
-                self._execute()
+                self._execute(local.context)
             except BaseException as exc:
                 if self._state == _DONE:
                     raise  # raised after the outcome was kept: not the task's
@@ -143,8 +142,8 @@ class Future(Generic[T_co]):
 
     # -- running -------------------------------------------------------------
 
-    def _execute(self) -> None:
-        """Run the task on this thread; the caller has claimed it.
+    def _execute(self, thread: ThreadContext) -> None:
+        """Run the task on this thread, whose context is ``thread``; the caller has claimed it.
 
         Everything after the claim sits inside the ``try``: whatever is raised,
         even by this bookkeeping (a RecursionError at the stack's limit, an
@@ -154,7 +153,6 @@ class Future(Generic[T_co]):
         func = self._func
         try:
             self._state = _RUNNING
-            thread = state
             outer_task, outer_scripted = thread.current, thread.scripted
             scripted = self._lock is not None
             try:
@@ -182,10 +180,10 @@ class Future(Generic[T_co]):
     def _run_if_pending(self) -> None:
         """Pool entry point: run the task unless someone else already claimed it."""
         lock = self._lock
-        if lock is not None and lock.acquire(blocking=False):
+        if lock is not None and lock.acquire(False):
             try:
                 if self._state == _PENDING:
-                    self._execute()
+                    self._execute(local.context)
             except BaseException as exc:
                 if self._state == _DONE:
                     raise  # raised after the outcome was kept: not the task's
@@ -200,27 +198,30 @@ class Future(Generic[T_co]):
 
     # -- waiting ---------------------------------------------------------------
 
-    def _wait(self) -> T_co:
+    def _wait(self, context: ThreadContext | None = None) -> T_co:
+        """The outcome, once done; ``context``, the calling thread's, saves looking it up."""
         if self._state != _DONE:
-            self._complete()
+            self._complete(context)
         if self._exception is None:  # the common case, without a call
             return self._value  # type: ignore[no-any-return]
         return self._outcome()
 
-    def _complete(self) -> None:
+    def _complete(self, context: ThreadContext | None = None) -> None:
         """Return once the task is done, running it here if nobody has started it."""
         if self._state != _DONE:
             lock = self._lock
             assert lock is not None
-            current = state.current
-            if lock.acquire(blocking=False):
+            if context is None:
+                context = local.context
+            current = context.current
+            if lock.acquire(False):  # positional: a keyword costs as much as the call
                 try:
                     if self._state == _PENDING:
                         # Not started: run it here rather than block a thread.
                         if current is not None:
                             current._waiting_on = self
                         try:
-                            self._execute()
+                            self._execute(context)
                         finally:
                             if current is not None:
                                 current._waiting_on = None

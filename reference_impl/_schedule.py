@@ -36,9 +36,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from reference_impl._controlled import ControlledRun, _controlled, active_run
+from reference_impl._controlled import ControlledRun, active_run
 from reference_impl._policies import PCT_HORIZON, Policy, Task, default_schedules, parse_schedule
-from reference_impl._state import state
+from reference_impl._state import local
 
 __all__ = [
     "ENV_SCHEDULE",
@@ -95,10 +95,9 @@ def run_controlled(spec: str, call: Callable[[], Any]) -> tuple[Any, ControlledR
     Returns the result and the run (its ``log`` is formatted only if read).
     """
     run = ControlledRun(parse_schedule(spec))
-    outer = _controlled.run
-    _controlled.run = run
-    outer_scripted = state.scripted
-    state.scripted = True
+    context = local.context
+    outer, outer_scripted = context.run, context.scripted
+    context.run, context.scripted = run, True
     try:
         try:
             result = call()
@@ -106,5 +105,4 @@ def run_controlled(spec: str, call: Callable[[], Any]) -> tuple[Any, ControlledR
             run.finish()  # the tasks still unfinished run to their end, even if call raised
         return result, run
     finally:
-        _controlled.run = outer
-        state.scripted = outer_scripted
+        context.run, context.scripted = outer, outer_scripted

@@ -11,8 +11,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, overload
 
-from reference_impl._schedule import active_run, parse_schedule, run_controlled, schedule_for
-from reference_impl._state import state
+from reference_impl._schedule import parse_schedule, run_controlled, schedule_for
+from reference_impl._state import local
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -60,18 +60,18 @@ class ScriptModule(Module):
 def _scripted(func: Callable[P, T], schedule: str | None = None) -> Callable[P, T]:
     @functools.wraps(func)
     def run_scripted(*args: P.args, **kwargs: P.kwargs) -> T:
-        thread = state
-        outer = thread.scripted
-        if not outer and active_run() is None:  # a top-level scripted call
+        context = local.context
+        outer = context.scripted
+        if not outer and context.run is None:  # a top-level scripted call
             spec = schedule_for(schedule)
             if spec is not None:
                 result: T = run_controlled(spec, functools.partial(func, *args, **kwargs))[0]
                 return result
-        thread.scripted = True
+        context.scripted = True
         try:
             return func(*args, **kwargs)
         finally:
-            thread.scripted = outer
+            context.scripted = outer
 
     return run_scripted
 

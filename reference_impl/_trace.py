@@ -62,7 +62,7 @@ def trace_fork(
         with recording(child):
             return func(*args, **kwargs)
 
-    future: Future[Any] = Future(body, (), {}, run_now=True)
+    future: Future[Any] = Future(body, (), {}, True)  # run now
     if future._exception is not None:
         # the trace fails where the program waits for it, as the spec requires of fork;
         # the future is known to this trace, but no node is recorded for it

@@ -9,12 +9,12 @@ subgraph as an extra input, level by level.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from reference_impl._graph import CONSTANT, Graph, Value
+from reference_impl._state import local
 
 
 @dataclass(eq=False)
@@ -76,23 +76,18 @@ class Scope:
         self.bind(result, node.outputs[0])
 
 
-class _TraceState(threading.local):
-    scope: Scope | None = None
-
-
-_state = _TraceState()
-
-
 def active_scope() -> Scope | None:
     """The scope being recorded on this thread, or None outside any trace."""
-    return _state.scope
+    scope: Scope | None = local.context.scope
+    return scope
 
 
 @contextmanager
 def recording(scope: Scope) -> Iterator[Scope]:
-    outer = _state.scope
-    _state.scope = scope
+    context = local.context
+    outer = context.scope
+    context.scope = scope
     try:
         yield scope
     finally:
-        _state.scope = outer
+        context.scope = outer
