@@ -154,16 +154,13 @@ class Future(Generic[T_co]):
         try:
             self._state = _RUNNING
             outer_task, outer_scripted = thread.current, thread.scripted
-            scripted = self._lock is not None
             try:
                 thread.current = self
-                if scripted is not outer_scripted:  # thread-local stores are not free
-                    thread.scripted = scripted
+                thread.scripted = self._lock is not None
                 self._value = func(*self._args, **self._kwargs)  # type: ignore[misc]
             finally:
                 thread.current = outer_task
-                if scripted is not outer_scripted:
-                    thread.scripted = outer_scripted
+                thread.scripted = outer_scripted
         except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
             self._exception = exc
             self._traceback = exc.__traceback__
