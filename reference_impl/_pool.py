@@ -108,8 +108,8 @@ class WorkerPool:
         with self._lock:
             self._size = num_threads
             while self._active > num_threads:
+                self._queue.put(_STOP)  # first: if it fails, the count is still true
                 self._active -= 1
-                self._queue.put(_STOP)
 
     def thread_count(self) -> int:
         """Worker threads alive right now."""
@@ -158,6 +158,7 @@ class WorkerPool:
         more threads), the counts stay true: the ticket says who gives the
         reservation back, this thread or the worker.
         """
+        ticket = _Ticket()  # before any count changes: at the stack limit even this fails
         with self._lock:
             if self._closed or self._active + self._starting >= self._size:
                 return
@@ -166,7 +167,6 @@ class WorkerPool:
             self._starting += 1
             self._serial += 1
             name = f"forkwait-worker-{self._serial}"
-        ticket = _Ticket()
         try:
             threading.Thread(target=self._work, args=(ticket,), name=name, daemon=False).start()
         except BaseException:

@@ -71,6 +71,17 @@ def test_at_the_recursion_limit_no_future_stays_running_and_wait_invents_nothing
         except RecursionError:
             continue
         assert value == "leaf", f"wait invented {value!r} for {future!r}"
+    # nor did the pool lose count of its workers: all of them can still run at once
+    assert fw.script(all_workers_at_once)() == list(range(fw.get_num_threads() + 1))
+
+
+def all_workers_at_once() -> list[int]:
+    """As many tasks as the pool has workers, meeting the caller at a barrier."""
+    size = fw.get_num_threads()
+    barrier = threading.Barrier(size + 1, timeout=5)
+    futures = [fw.fork(barrier.wait) for _ in range(size)]
+    mine = barrier.wait()
+    return sorted([mine, *(fw.wait(future) for future in futures)])
 
 
 # -- item 6: errors while handling a task's error ----------------------------------------
