@@ -7,82 +7,27 @@ a task chosen while the running task waits on it, not yet started, runs
 inline on the waiter's thread (the waiter could not run before it ends
 anyway); a task chosen otherwise starts on an idle carrier, or a new one.
 Which thread runs a task never changes a choice.
+
+If the run's own bookkeeping fails (a RecursionError at the stack's limit, an
+interrupt while a thread sleeps), the run stops: every thread of it is woken
+and raises :class:`ScheduleStopped` at its switch point, tasks never started
+end with that error, and no thread is left asleep.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
-import threading
 from collections.abc import Callable
 from typing import Any
 
-from reference_impl._future import DeadlockError, Future, describe_callable
+from reference_impl._crew import Carrier, Crew
+from reference_impl._events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
+from reference_impl._future import DeadlockError, Future
 from reference_impl._policies import Policy, Task
 from reference_impl._state import local
 
-#: Carriers of one run that get an eventfd baton; the rest use a lock (fds are finite).
-EVENTFD_CARRIERS = 64
 
-
-class Carrier:
-    """A thread of a run: ``wait()`` sleeps until another thread calls ``wake()``.
-
-    The baton is an eventfd where there is one (Linux): writing it releases the
-    GIL around the system call, so the woken thread takes the GIL at once; a
-    held lock, the portable fallback, wakes it while the waker still holds the
-    GIL, and it must sleep again until the waker blocks. Half the cost of a
-    switch, which is most of the cost of a step that changes threads.
-    """
-
-    __slots__ = ("fd", "start", "thread", "wait", "wake")
-
-    def __init__(self, *, eventfd: bool) -> None:
-        self.start: Task | None = None  # the task to start when an idle carrier wakes
-        self.thread: threading.Thread | None = None
-        self.fd = -1
-        if eventfd and hasattr(os, "eventfd"):
-            with contextlib.suppress(OSError):  # out of fds: a lock will do
-                self.fd = os.eventfd(0)
-        self.wait: Callable[[], object]
-        self.wake: Callable[[], object]
-        if self.fd >= 0:
-            self.wait = functools.partial(os.eventfd_read, self.fd)
-            self.wake = functools.partial(os.eventfd_write, self.fd, 1)
-        else:
-            lock = threading.Lock()
-            lock.acquire()
-            self.wait, self.wake = lock.acquire, lock.release
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-
-
-# Events are ints, ``id << 3 | kind``, a wait followed by the waited id and a fork
-# by the child's: a run of 10,000 forks logs 50,000 events, and ints, unlike
-# tuples, give the garbage collector nothing to traverse.
-_FORK, _WAIT, _RUN, _DONE, _DEADLOCK = range(5)
-
-
-def _describe_events(events: list[int], forked: list[Callable[..., Any]]) -> list[str]:
-    lines: list[str] = []
-    codes, funcs = iter(events), iter(forked)
-    for code in codes:
-        kind, who = code & 7, code >> 3
-        if kind == _RUN:
-            lines.append(f"run {who}")
-        elif kind == _WAIT:
-            lines.append(f"wait {who} on {next(codes)}")
-        elif kind == _DONE:
-            lines.append(f"done {who}")
-        elif kind == _FORK:
-            lines.append(f"fork {who}->{next(codes)} {describe_callable(next(funcs))}")
-        else:
-            lines.append(f"deadlock {who}")
-    return lines
+class ScheduleStopped(RuntimeError):
+    """The controlled run this task belonged to stopped; ``__cause__`` says why."""
 
 
 class ControlledRun:
@@ -90,8 +35,8 @@ class ControlledRun:
 
     Only the thread holding the baton touches the run's state. The hot paths
     are written out rather than split into helpers, and events are kept as
-    tuples, formatted only when the log is read: a call or an f-string per
-    step is a large part of what a step costs.
+    ints (see ``_events``): a call or an f-string per step is a large part of
+    what a step costs.
     """
 
     def __init__(self, policy: Policy) -> None:
@@ -102,9 +47,9 @@ class ControlledRun:
         self._by_future: dict[int, Task] = {}
         self._step = 0
         self._runnable = 0
-        self._carriers: list[Carrier] = []  # threads of this run (not the caller's)
-        self._idle: list[Carrier] = []
+        self._crew = Crew(self._carry)  # the threads of this run (not the caller's)
         self._unfinished_from = 1  # no task below this index is unfinished
+        self._stopped: BaseException | None = None  # why the run stopped, if it did
         caller = self._add(None)
         caller.carrier = Carrier(eventfd=True)  # the calling thread
         self.current = caller  # the caller holds the baton
@@ -112,24 +57,31 @@ class ControlledRun:
     @property
     def log(self) -> list[str]:
         """``fork 0->1 <function f>``, ``run 1``, ``wait 0 on 1``, ``done 1``, ..."""
-        return _describe_events(self._events, self._forked)
+        return describe_events(self._events, self._forked)
 
     # -- the three switch points -------------------------------------------------
 
     def fork(self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         me = self.current
+        self._raise_if_stopped()
         future: Future[Any] = Future(func, args, kwargs, False)  # run by the schedule
-        tasks, policy = self._tasks, self.policy
-        task = Task(len(tasks), future)  # as _add does
-        tasks.append(task)
-        self._by_future[id(future)] = task
-        policy.new_task(task)
-        task.runnable = True
-        self._runnable += 1
-        policy.add(task)
-        self._events += (me.id << 3 | _FORK, task.id)
-        self._forked.append(func)
-        self._switch(me)
+        try:
+            tasks, policy = self._tasks, self.policy
+            task = Task(len(tasks), future)  # as _add does
+            tasks.append(task)
+            self._by_future[id(future)] = task
+            policy.new_task(task)
+            task.runnable = True
+            self._runnable += 1
+            policy.add(task)
+            self._events += (me.id << 3 | FORK, task.id)
+            self._forked.append(func)
+            self._switch(me)
+        except BaseException as error:
+            if self._stopped is None:
+                self._stopped = error
+            self._stop(error)
+            raise
         return future
 
     def wait(self, future: Future[Any]) -> Any:
@@ -145,26 +97,46 @@ class ControlledRun:
             return
         if task is me:
             raise DeadlockError(f"task {me.id} waits on its own future")
-        self._events += (me.id << 3 | _WAIT, task.id)
-        if not task.done:
-            node: Task | None = task
-            while node is not None:  # would this wait close a cycle of waits?
-                if node is me:
-                    self._events.append(me.id << 3 | _DEADLOCK)
-                    raise DeadlockError(f"deadlock: task {me.id} waits on itself through {task.id}")
-                node = node.waiting_on
-            me.waiting_on = task
-            if task.waiters is None:
-                task.waiters = [me]
-            else:
-                task.waiters.append(me)
-            me.runnable = False
-            self._runnable -= 1
-            self.policy.remove(me)
-        self._switch(me)
+        self._raise_if_stopped()
+        node: Task | None = task
+        while node is not None:  # would this wait close a cycle of waits?
+            if node is me:
+                self._events += (me.id << 3 | WAIT, task.id, me.id << 3 | DEADLOCK)
+                raise DeadlockError(f"deadlock: task {me.id} waits on itself through {task.id}")
+            node = node.waiting_on
+        try:
+            self._events += (me.id << 3 | WAIT, task.id)
+            if not task.done:
+                me.waiting_on = task
+                if task.waiters is None:
+                    task.waiters = [me]
+                else:
+                    task.waiters.append(me)
+                me.runnable = False
+                self._runnable -= 1
+                self.policy.remove(me)
+            self._switch(me)
+        except BaseException as error:
+            if self._stopped is None:
+                self._stopped = error
+            self._stop(error)
+            raise
 
     def finish(self) -> None:
         """The caller is done: let every task still unfinished run to its end."""
+        try:
+            if self._stopped is None:
+                self._run_the_rest()
+        except BaseException as error:
+            if self._stopped is None:
+                self._stopped = error
+            raise
+        finally:
+            if self._stopped is not None:
+                self._stop(self._stopped)  # again, shallow now, in case it failed deeper
+            self._stop_carriers()
+
+    def _run_the_rest(self) -> None:
         me, tasks = self.current, self._tasks
         index = self._unfinished_from
         while True:
@@ -172,7 +144,7 @@ class ControlledRun:
                 index += 1
             self._unfinished_from = index
             if index == len(tasks):
-                break
+                return
             target = tasks[index]
             me.waiting_on = target
             if target.waiters is None:
@@ -183,15 +155,43 @@ class ControlledRun:
             self._runnable -= 1
             self.policy.remove(me)
             self._switch(me)
-        for carrier in self._idle:  # every carrier is idle once every task is done
-            carrier.start = None
-            carrier.wake()
-        for carrier in self._idle:
-            assert carrier.thread is not None
-            carrier.thread.join()
-            carrier.close()
-        self._idle.clear()
-        me.carrier.close()
+
+    def _stop_carriers(self) -> None:
+        """Stop every thread of the run and close its baton."""
+        self._crew.stop(self._tasks[0].carrier, stopped=self._stopped is not None)
+        if self._stopped is not None:
+            self._fail_unstarted()  # forked by a thread that ran on after the stop
+
+    # -- when the run's own bookkeeping fails --------------------------------------
+
+    def _stop(self, error: BaseException) -> None:
+        """Stop the run for good: wake every thread of it, fail every task not started.
+
+        Called where the error is caught, perhaps still at the stack's limit;
+        the callers store ``_stopped`` first (a store cannot fail), and finish()
+        calls this again, shallower, if it failed here.
+        """
+        if self._stopped is None:
+            self._stopped = error
+        self._fail_unstarted()
+        self._crew.wake_all()
+        self._tasks[0].carrier.wake_if_waiting()
+
+    def _fail_unstarted(self) -> None:
+        """Tasks not started (a carrier may have been told to, too late) end with the stop."""
+        for task in self._tasks[1:]:
+            if not task.done:
+                assert task.future is not None
+                task.future._fail_if_pending(self._stopped_error())
+
+    def _stopped_error(self) -> ScheduleStopped:
+        error = ScheduleStopped(f"the controlled run stopped: {self._stopped!r}")
+        error.__cause__ = self._stopped
+        return error
+
+    def _raise_if_stopped(self) -> None:
+        if self._stopped is not None:
+            raise self._stopped_error()
 
     # -- the baton ---------------------------------------------------------------
 
@@ -222,7 +222,7 @@ class ControlledRun:
         chosen = self.policy.choose(me, self._step)
         if chosen is me:
             return
-        self._events.append(chosen.id << 3 | _RUN)
+        self._events.append(chosen.id << 3 | RUN)
         self.current = chosen
         here = me.carrier
         if chosen.carrier is None and me.waiting_on is chosen:
@@ -231,7 +231,9 @@ class ControlledRun:
                 return
         else:
             self._resume(chosen)
-        here.wait()  # touch nothing shared after passing the baton
+        if self._stopped is None:
+            here.wait()  # touch nothing shared after passing the baton
+        self._raise_if_stopped()
 
     def _run(self, task: Task) -> Task | None:
         """Run ``task`` on this thread, then choose who runs next.
@@ -243,11 +245,13 @@ class ControlledRun:
         future = task.future
         assert future is not None
         future._run_if_pending()
+        if self._stopped is not None:
+            return None
         policy, events = self.policy, self._events
         task.done = True
         task.runnable = False
         policy.remove(task)
-        events.append(task.id << 3 | _DONE)
+        events.append(task.id << 3 | DONE)
         waiters = task.waiters
         self._runnable -= 1
         if waiters is not None:
@@ -258,7 +262,7 @@ class ControlledRun:
             self._runnable += len(waiters)
             task.waiters = None
         chosen = self._choose(None)
-        events.append(chosen.id << 3 | _RUN)
+        events.append(chosen.id << 3 | RUN)
         self.current = chosen
         here = task.carrier
         if chosen.carrier is here:  # the task beneath: it goes on right here
@@ -267,7 +271,7 @@ class ControlledRun:
             if chosen.carrier is None:
                 chosen.carrier = here
                 return chosen
-            self._idle.append(here)  # before the baton moves: the next holder may reuse it
+            self._crew.idle.append(here)  # before the baton moves: the next holder may reuse it
         self._resume(chosen)
         return None
 
@@ -275,34 +279,26 @@ class ControlledRun:
         """Pass the baton to the thread of ``chosen``, starting it on a carrier if new."""
         carrier = chosen.carrier
         if carrier is None:
-            carrier = self._idle.pop() if self._idle else self._new_carrier()
-            chosen.carrier = carrier
+            carrier = chosen.carrier = self._crew.take()
             carrier.start = chosen
         carrier.wake()
-
-    def _new_carrier(self) -> Carrier:
-        carrier = Carrier(eventfd=len(self._carriers) < EVENTFD_CARRIERS)
-        carrier.thread = threading.Thread(
-            target=self._carry,
-            args=(carrier,),
-            name=f"forkwait-scheduled-{len(self._carriers) + 1}",
-            daemon=True,
-        )
-        self._carriers.append(carrier)
-        carrier.thread.start()
-        return carrier
 
     def _carry(self, carrier: Carrier) -> None:
         """A carrier's thread: start the tasks it is given until the run is over."""
         local.context.run = self
-        while True:
-            carrier.wait()
-            task = carrier.start
-            if task is None:
-                return
-            carrier.start = None
-            while task is not None:
-                task = self._run(task)
+        try:
+            while True:
+                carrier.wait()
+                task = carrier.start
+                if task is None or self._stopped is not None:
+                    return
+                carrier.start = None
+                while task is not None:
+                    task = self._run(task)
+        except BaseException as error:  # noqa: BLE001 - the caller gets it, as a stop
+            if self._stopped is None:
+                self._stopped = error
+            self._stop(error)  # shallow here: wakes the whole run
 
 
 def active_run() -> ControlledRun | None:

@@ -193,6 +193,18 @@ class Future(Generic[T_co]):
             finally:
                 lock.release()
 
+    def _fail_if_pending(self, exception: BaseException) -> None:
+        """Complete with ``exception`` a task that will never run (its run stopped first)."""
+        lock = self._lock
+        if lock is not None and lock.acquire(False):
+            try:
+                if self._state == _PENDING:
+                    self._exception, self._traceback = exception, exception.__traceback__
+                    self._func, self._args, self._kwargs = None, (), {}
+                    self._state = _DONE
+            finally:
+                lock.release()
+
     # -- waiting ---------------------------------------------------------------
 
     def _wait(self, context: ThreadContext | None = None) -> T_co:

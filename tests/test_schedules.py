@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -273,6 +274,58 @@ def test_the_runnable_index_picks_the_kth_smallest_id_at_any_size() -> None:
                 k = rng.randrange(len(ordered))
                 assert ids.kth(k) == ordered[k]
         assert (len(members) > IdSet.SMALL) == (span > 100)  # both forms were exercised
+
+
+AT_THE_RECURSION_LIMIT = """
+import contextlib, sys, threading, traceback
+import reference_impl as fw
+
+futures = []
+
+def chain(n):
+    if n == 0:
+        return "leaf"
+    future = fw.fork(chain, n - 1)
+    futures.append(future)
+    return fw.wait(future)
+
+def at_every_limit(spec):
+    scripted = fw.script(chain, schedule=spec)
+    base = len(traceback.extract_stack())
+    old_limit = sys.getrecursionlimit()
+    for extra in range(8, 50):
+        try:
+            sys.setrecursionlimit(base + extra)
+            with contextlib.suppress(RecursionError, RuntimeError):
+                scripted(60)
+        finally:
+            sys.setrecursionlimit(old_limit)
+
+for spec in fw.default_schedules(4):
+    runner = threading.Thread(target=at_every_limit, args=(spec,), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), f"a run under {spec} hung"
+    assert threading.active_count() == 1, f"threads left behind under {spec}"
+assert all(future.done() for future in futures), "a future never ended"
+for future in futures:
+    with contextlib.suppress(RecursionError, RuntimeError):
+        assert fw.wait(future) == "leaf", "wait invented a result"
+print("ok", len(futures))
+"""
+
+
+def test_at_the_recursion_limit_a_scheduled_run_ends_every_task_and_hangs_nothing() -> None:
+    # in a subprocess: at such limits pytest's own hooks fail in other threads
+    result = subprocess.run(
+        [sys.executable, "-c", AT_THE_RECURSION_LIMIT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.startswith("ok"), result.stdout
 
 
 def test_ten_thousand_scheduled_forks_take_far_less_than_quadratic_time() -> None:
