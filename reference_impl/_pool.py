@@ -253,8 +253,10 @@ def get_pool() -> WorkerPool:
 def set_num_threads(num_threads: int) -> None:
     """Set the pool size (like ``torch.set_num_interop_threads``, but any time).
 
+    Workers start as work needs them, never more than this many.
+
     Raises:
-        ValueError: not an integer from 1 to :data:`MAX_NUM_THREADS`.
+        ValueError: not an integer from 1 to 32,768 (``_pool.MAX_NUM_THREADS``).
     """
     _check_num_threads(num_threads, "num_threads")
     global _pool
