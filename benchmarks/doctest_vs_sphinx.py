@@ -14,6 +14,7 @@ Run: ``python benchmarks/doctest_vs_sphinx.py [--documents N] [--pairs N] [--rep
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -90,12 +91,46 @@ def pytest_plugin(source: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "pytest", *plugins, str(source), "-q"]
 
 
+def pytest_plugin_cached(source: Path, out: Path) -> list[str]:
+    """The plugin reusing the Sphinx environment of its previous run (a second run)."""
+    cache = out.parent / "sphinx-cache"
+    return [*pytest_plugin(source, out), "--sphinx-cache-dir", str(cache)]
+
+
+def conformance_cli(source: Path, out: Path) -> list[str]:
+    """The conformance CLI: the same tests, in its pytest-xdist isolation worker."""
+    del out
+    return [sys.executable, "-m", "conformance.cli", "--spec-root", str(source), "-q"]
+
+
+def pytest_floor(source: Path, out: Path) -> list[str]:
+    """pytest alone: as many empty test functions as the project has tests."""
+    tests = sum(
+        text.count(".. testcode::") + text.count(".. doctest::")
+        for text in (path.read_text(encoding="utf-8") for path in source.glob("*.rst"))
+    )
+    module = out.parent / "test_floor.py"
+    module.write_text(
+        f"import pytest\n\n\n@pytest.mark.parametrize('n', range({tests}))\n"
+        "def test_nothing(n: int) -> None:\n    pass\n",
+        encoding="utf-8",
+    )
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(module), "-q"]
+
+
 def contenders() -> list[Contender]:
     """The first is the baseline of the ratios."""
     return [
         Contender("sphinx-build -b doctest -E", sphinx_build),
         Contender("pytest -p conformance.sphinx_doctest", pytest_plugin),
+        Contender("  same, Sphinx environment cached", pytest_plugin_cached),
+        Contender("forkwait-conformance --spec-root", conformance_cli),
+        Contender("pytest alone: as many empty tests", pytest_floor),
     ]
+
+
+#: as on a developer's machine: bytecode is cached (pytest caches its rewritten plugins)
+ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run_once(contender: Contender, source: Path, scratch: Path) -> float | None:
@@ -108,6 +143,7 @@ def run_once(contender: Contender, source: Path, scratch: Path) -> float | None:
         capture_output=True,
         text=True,
         check=False,
+        env=ENV,
     )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:

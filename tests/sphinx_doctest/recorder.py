@@ -254,14 +254,37 @@ def _run_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _skipped_wrapper(original: Callable[..., bool]) -> Callable[..., bool]:
+    """``:skipif:`` runs doctest_global_setup/_cleanup: their markers belong to the
+    document of the block being decided, whenever that happens (Sphinx decides when
+    it reaches the document; the plugin while collecting it)."""
+
+    @functools.wraps(original)
+    def skipped(self: Any, node: Any) -> bool:
+        outer = state.doc, state.item
+        source = str(node.source or "").partition(":docstring of ")[0]
+        root = Path(os.environ.get(ENV_SRCDIR) or str(self.srcdir))
+        begin_document(docname_of(Path(source), root) if source else outer[0], outer[1])
+        try:
+            return original(self, node)
+        finally:
+            begin_document(*outer)
+
+    setattr(skipped, _PATCHED, True)
+    return skipped
+
+
 def install() -> None:
-    """Patch ``doctest.DocTestRunner`` (once per process)."""
+    """Patch ``doctest.DocTestRunner`` and ``DocTestBuilder.skipped`` (once per process)."""
+    from sphinx.ext.doctest import DocTestBuilder  # noqa: PLC0415
+
     runner = doctest.DocTestRunner
     if getattr(runner.run, _PATCHED, False):
         return
     for name, kind in REPORTS.items():
         setattr(runner, name, _class_wrapper(kind, getattr(runner, name)))
     runner.run = _run_wrapper(runner.run)  # type: ignore[method-assign]
+    DocTestBuilder.skipped = _skipped_wrapper(DocTestBuilder.skipped)  # type: ignore[method-assign]
 
 
 install()

@@ -12,9 +12,11 @@ from tests.sphinx_doctest.compare import (
     check_items,
     compare_events,
     compare_order,
+    compare_run_order,
     read_junit,
     read_order,
     read_summary,
+    run_order,
     sphinx_run,
 )
 
@@ -34,10 +36,16 @@ def test_order_log_is_split_per_process_and_document(tmp_path: Path) -> None:
     assert order.documents == [OUTSIDE, "a", "b"]
     assert order.pids == {"1", "2"}
     same = read_order(log)
-    assert compare_order(order, same, document_order=True) == []
-    same.documents.reverse()
-    assert compare_order(order, same, document_order=False) == []
-    assert compare_order(order, same, document_order=True)
+    assert compare_order(order, same) == []
+    same.by_doc["a"].reverse()
+    assert compare_order(order, same)
+
+
+def test_documents_run_order_comes_from_run_events() -> None:
+    sphinx = [event("run", "a", "default"), event("run", "b", "default")]
+    assert run_order(sphinx) == ["a", "b"]
+    assert compare_run_order(sphinx, sphinx) == []
+    assert compare_run_order(sphinx, sphinx[::-1])
 
 
 def test_events_differ_per_document_and_field() -> None:

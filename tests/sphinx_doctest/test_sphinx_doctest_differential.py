@@ -43,6 +43,7 @@ from tests.sphinx_doctest.compare import (
     check_items,
     compare_events,
     compare_order,
+    compare_run_order,
     events_by_document,
     iter_documents,
     read_events,
@@ -242,7 +243,8 @@ def test_order_logs_match(name: str, runner: Runner) -> None:
     """(b) global setup, setups, tests, cleanups and global cleanup in the same order."""
     project = BY_NAME[name]
     sphinx, plugin = runner.sphinx(project), runner.plugin(project)
-    report(compare_order(sphinx.order, plugin.order, document_order=True), sphinx, plugin)
+    problems = compare_order(sphinx.order, plugin.order)
+    report(problems + compare_run_order(sphinx.events, plugin.events), sphinx, plugin)
 
 
 @project_names
@@ -260,5 +262,5 @@ def test_xdist_two_workers_match_per_document(runner: Runner) -> None:
     sphinx = runner.sphinx(project)
     plugin = runner.plugin(project, "-n", "2", "--dist", "loadfile")
     problems = compare_events(sphinx.events, plugin.events)
-    problems += compare_order(sphinx.order, plugin.order, document_order=False)
+    problems += compare_order(sphinx.order, plugin.order)
     report(problems, sphinx, plugin)

@@ -1,0 +1,179 @@
+"""The pytest plugin: options, which folders are Sphinx projects, and the xdist wiring.
+
+``python -m pytest -p conformance.sphinx_doctest SRCDIR`` collects every test
+``sphinx-build -b doctest SRCDIR`` would run and gives each the same outcome.
+It knows nothing of the forkwait spec: ``conformance.plugin`` builds on it
+through the hooks in hooks.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.sphinx_doctest import hooks
+from conformance.sphinx_doctest.items import (
+    FAULTED_KEY,
+    CleanupFailed,
+    DoctestItem,
+    DocumentFile,
+    GroupSetupFailed,
+    ProjectDir,
+    TestSpec,
+    default_items,
+)
+from conformance.sphinx_doctest.project import SphinxSource
+from conformance.sphinx_doctest.runner import install_interrupt_handler
+from conformance.sphinx_doctest.scheduling import SCHEDULER_KEY, DocumentScheduling
+
+#: user property of a report whose worker ends itself after it (see retire_worker)
+RETIRE_PROPERTY = "sphinx_doctest_retire"
+_FAULTED = pytest.StashKey[set[str]]()
+_RETIRING = pytest.StashKey[bool]()
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("sphinx-doctest", "Sphinx doctests, as sphinx-build -b doctest")
+    group.addoption(
+        "--sphinx-confdir",
+        default=None,
+        metavar="DIR",
+        help="folder holding conf.py when it is not the source folder (sphinx-build -c); "
+        "folders named on the command line are then Sphinx source folders",
+    )
+    group.addoption(
+        "--sphinx-cache-dir",
+        default=None,
+        metavar="DIR",
+        help="where Sphinx's environment is cached between runs (default: pytest's cache, "
+        "or ~/.cache/sphinx-doctest-pytest)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    install_interrupt_handler()
+    config.stash[_FAULTED] = set()
+    config.stash[_RETIRING] = False
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sphinx_doctest_project(path: Path, config: pytest.Config) -> SphinxSource | None:
+    if (path / "conf.py").is_file():
+        return SphinxSource(path)
+    confdir = config.getoption("sphinx_confdir")
+    if confdir and path.resolve() in _named_folders(config):
+        return SphinxSource(Path(confdir).resolve())
+    return None
+
+
+def _named_folders(config: pytest.Config) -> set[Path]:
+    base = config.invocation_params.dir
+    return {(base / arg.split("::")[0]).resolve() for arg in config.args}
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    source = parent.config.hook.pytest_sphinx_doctest_project(path=path, config=parent.config)
+    if source is None:
+        return None
+    return ProjectDir.from_parent(parent, path=path, source=source)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sphinx_doctest_items(parent: DocumentFile, specs: list[TestSpec]) -> list[pytest.Item]:
+    return list(default_items(parent, specs))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
+    """Tell each item which one runs next (cleanup depends on it); retire if asked to."""
+    if item.config.stash.get(_RETIRING, False) and hasattr(item.config, "workerinput"):
+        os._exit(0)  # the controller re-queues this item and the rest (scheduling.py)
+    if isinstance(item, DoctestItem):
+        item.next_item = nextitem
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """pytest shows setup and teardown errors as tracebacks of the harness; a failed
+    group setup or cleanup is the document's fault, and is told as such."""
+    report: pytest.TestReport = yield
+    excinfo = call.excinfo
+    if (
+        isinstance(item, DoctestItem)
+        and call.when != "call"
+        and excinfo is not None
+        and isinstance(excinfo.value, GroupSetupFailed | CleanupFailed)
+    ):
+        report.longrepr = item.repr_failure(excinfo)
+    return report
+
+
+def retire_worker(item: pytest.Item) -> None:
+    """End this xdist worker before its next item (the process may be poisoned).
+
+    Call it while ``item`` runs: its reports then carry the request to the
+    controller, which re-queues the worker's unfinished items for a fresh
+    worker, where namespaces are rebuilt without replaying ``item``.
+    """
+    if not hasattr(item.config, "workerinput"):
+        return  # no worker to replace
+    item.config.stash[_RETIRING] = True
+    if (RETIRE_PROPERTY, "1") not in item.user_properties:
+        item.user_properties.append((RETIRE_PROPERTY, "1"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_RETIRING, False) and hasattr(config, "workerinput"):
+        os._exit(0)  # do not wait at exit for threads a hung test left behind
+
+
+# -- xdist controller ---------------------------------------------------------------
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Keep documents whole on one worker (``load`` would split them)."""
+    if config.getvalue("dist") not in ("load", "loadfile"):
+        return None
+    scheduler = DocumentScheduling(config, log)
+    config.stash[SCHEDULER_KEY] = scheduler
+    return scheduler
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    node = getattr(report, "node", None)  # set on the controller only
+    if node is not None and (RETIRE_PROPERTY, "1") in report.user_properties:
+        mark_faulted(node.config, report.nodeid)
+        scheduler = node.config.stash.get(SCHEDULER_KEY, None)
+        if scheduler is not None:
+            scheduler.retire(node.gateway.id)
+
+
+def mark_faulted(config: pytest.Config, nodeid: str) -> None:
+    """Never replay this item in a later worker: it hung or crashed a process."""
+    config.stash.setdefault(_FAULTED, set()).add(nodeid)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+    mark_faulted(report_config(sched), crashitem)
+
+
+def report_config(sched: Any) -> pytest.Config:
+    config: pytest.Config = sched.config
+    return config
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    node.workerinput[FAULTED_KEY] = sorted(node.config.stash.get(_FAULTED, set()))
