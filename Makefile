@@ -29,15 +29,15 @@ conformance-torch: $(TORCH_STAMP)
 conformance-dask: $(STAMP)
 	$(BIN)/forkwait-conformance --impl dask
 
-## re-record docs/_results/ (the docs' conformance matrix) from both implementations
+## re-record docs/_results/ (the docs' conformance matrix)
 matrix: $(TORCH_STAMP)
 	$(BIN)/forkwait-conformance --impl reference -q --report docs/_results/reference.json
 	$(BIN)/forkwait-conformance --impl torch -q --report docs/_results/torch.json
 	$(BIN)/forkwait-conformance matrix docs/_results/reference.json docs/_results/torch.json
 
-## unit tests of reference_impl and conformance, plus the spec's examples
+## unit tests of reference_impl and conformance, plus the spec's examples (two workers)
 test: $(STAMP)
-	@$(BIN)/pytest; rc=$$?; \
+	@$(BIN)/pytest -n 2; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here" >&2; exit 1; fi; \
 	exit $$rc
 

@@ -1,14 +1,19 @@
-"""Sphinx configuration for the forkwait spec (``sphinx-build -c conf docs build/html``)."""
+"""Sphinx configuration for the forkwait spec (``sphinx-build -c conf docs build/html``).
+
+The conformance suite reads the spec with this file too, so its
+``doctest_global_setup`` is what binds ``fw`` in every example, under
+``sphinx-build -b doctest`` and under the suite alike.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the extension and the API reference come from this checkout
-
-from conformance.implementation import DOCTEST_GLOBAL_SETUP  # noqa: E402
+HERE = Path(__file__).resolve().parent
+CHECKOUT = HERE.parent
+if (CHECKOUT / "conformance" / "sphinxext.py").is_file():  # a checkout, not an installed suite
+    sys.path.insert(0, str(CHECKOUT))  # the extension and the API reference come from it
 
 project = "forkwait-spec"
 author = "forkwait-spec maintainers"
@@ -22,13 +27,20 @@ extensions = [
     "conformance.sphinxext",
 ]
 html_theme = "furo"
-html_static_path = [str(ROOT / "conf" / "_static")]
+html_static_path = [str(HERE / "_static")]
 html_title = "forkwait spec"
 exclude_patterns = ["_build"]
 nitpicky = False
 
-# The harness runs exactly these, first in every group (conformance.implementation).
-doctest_global_setup = DOCTEST_GLOBAL_SETUP
+# Every example runs in a namespace that starts with this, in every group: ``fw`` is
+# the implementation under test (the one the suite selected; under sphinx-build,
+# $FORKWAIT_IMPL or the reference). The module name gives functions an importable
+# __module__, which compilers such as TorchScript need to name them.
+doctest_global_setup = """
+__name__ = "forkwait_spec_example"
+from conformance.implementation import current_fw
+fw = current_fw()
+"""
 # Every example is a directive under a requirement; bare ">>>" paragraphs are prose.
 doctest_test_doctest_blocks = ""
 

@@ -8,12 +8,20 @@ entry-point group ``forkwait.implementations`` or as ``module:attribute``.
 
 from __future__ import annotations
 
+import difflib
+import faulthandler
 import importlib
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from types import FrameType
 from typing import Any
+
+from conformance.xfails import Entries, Entry, normalise
 
 ENTRY_POINT_GROUP = "forkwait.implementations"
 
@@ -56,17 +64,38 @@ class Adapter:
     version: str
     fw: Any
     profiles: frozenset[str]
-    #: requirement ID -> why this implementation is expected to fail it
-    expected_failures: Mapping[str, str] = field(default_factory=dict)
+    #: requirement ID -> why this implementation is expected to fail it (a reason, or an
+    #: Entry naming which examples; see conformance/xfails.py)
+    expected_failures: Mapping[str, str | Entry] = field(default_factory=dict)
     #: pytest ``filterwarnings`` entries for this implementation's own noise
     warning_filters: tuple[str, ...] = ()
     #: schedule exploration, for implementations that can control task order
     explorer: Explorer | None = None
+    #: requirement ID -> why its examples must not run at all (known hangs and crashes)
+    skips: Mapping[str, str | Entry] = field(default_factory=dict)
+
+    @property
+    def xfail_entries(self) -> Entries:
+        return normalise(self.expected_failures)
+
+    @property
+    def skip_entries(self) -> Entries:
+        return normalise(self.skips)
 
     def missing_names(self) -> list[str]:
         """``fw`` names that a claimed profile needs and the adapter lacks."""
-        needed = {name for profile in self.profiles for name in PROFILE_NAMES.get(profile, ())}
-        return sorted(name for name in needed if not hasattr(self.fw, name))
+        return sorted(name for name in self._needed() if not hasattr(self.fw, name))
+
+    def uncallable_names(self) -> list[str]:
+        """``fw`` names a claimed profile needs that are there but cannot be called."""
+        return sorted(
+            name
+            for name in self._needed()
+            if hasattr(self.fw, name) and not callable(getattr(self.fw, name))
+        )
+
+    def _needed(self) -> set[str]:
+        return {name for profile in self.profiles for name in PROFILE_NAMES.get(profile, ())}
 
     def validate(self) -> Adapter:
         """Fail fast, listing every problem at once."""
@@ -77,6 +106,12 @@ class Adapter:
         missing = self.missing_names()
         if missing:
             problems.append(f"fw lacks {', '.join(missing)}")
+        uncallable = self.uncallable_names()
+        if uncallable:
+            described = ", ".join(
+                f"{name} ({type(getattr(self.fw, name)).__name__})" for name in uncallable
+            )
+            problems.append(f"fw names that are not callable: {described}")
         if problems:
             raise AdapterError(f"adapter {self.name!r} is broken: " + "; ".join(problems))
         return self
@@ -87,23 +122,31 @@ def available() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def load_adapter(name: str) -> Adapter:
+def load_adapter(name: str, deadline: float = 0.0) -> Adapter:
     """Resolve ``name`` (an entry-point name or ``module:attr``) to a validated Adapter.
 
     The target may be an :class:`Adapter` or a callable returning one, so that an
-    implementation is imported only when it is chosen.
+    implementation is imported only when it is chosen. With a ``deadline`` (seconds),
+    importing and building the adapter must finish in time.
     """
-    target = _resolve(name)
-    if callable(target) and not isinstance(target, Adapter):
-        try:
-            target = target()
-        except Exception as exc:
-            raise AdapterError(f"implementation {name!r} failed to load: {exc!r}") from exc
+    with _deadline(deadline, name):
+        target = _resolve(name)
+        if callable(target) and not isinstance(target, Adapter):
+            try:
+                target = target()
+            except AdapterError:
+                raise
+            except BaseException as exc:
+                raise AdapterError(f"implementation {name!r} failed to load: {exc!r}") from exc
     if not isinstance(target, Adapter):
         raise AdapterError(
             f"implementation {name!r} gave {type(target).__name__}, not a conformance Adapter"
         )
     return target.validate()
+
+
+#: extras of this package that provide a registered implementation's dependencies
+EXTRAS = {"torch": "torch", "dask": "dask"}
 
 
 def _resolve(name: str) -> Any:
@@ -120,12 +163,62 @@ def _resolve(name: str) -> Any:
                 value = getattr(value, part)
             return value
     else:
-        known = ", ".join(sorted(available())) or "none"
+        known = sorted(available())
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise AdapterError(
-            f"no implementation named {name!r}: registered ones are {known} "
-            f"(entry-point group {ENTRY_POINT_GROUP!r}), or give module:attribute"
+            f"no implementation named {name!r}{hint} Registered ones: "
+            f"{', '.join(known) or 'none'} (entry-point group {ENTRY_POINT_GROUP!r}); "
+            "or give module:attribute"
         )
     try:
         return loader()
-    except Exception as exc:
+    except AdapterError:
+        raise
+    except ModuleNotFoundError as exc:
+        raise AdapterError(_not_importable(name, exc)) from exc
+    except BaseException as exc:
         raise AdapterError(f"implementation {name!r} failed to import: {exc!r}") from exc
+
+
+def _not_importable(name: str, exc: ModuleNotFoundError) -> str:
+    if name in EXTRAS:
+        return (
+            f"implementation {name!r} needs the module {exc.name!r}: install the extra, "
+            f"pip install 'forkwait-spec[{EXTRAS[name]}]'"
+        )
+    return (
+        f"implementation {name!r} failed to import: {exc!r}. The module must be importable "
+        "by the Python running the suite: install its package (pip install -e PATH), or "
+        "add its folder to PYTHONPATH"
+    )
+
+
+#: seconds past the deadline before a load stuck in C code ends the process
+_HARD_GRACE = 5.0
+
+
+@contextmanager
+def _deadline(seconds: float, name: str) -> Iterator[None]:
+    """Stop a load that hangs: an exception where Python can interrupt it, else exit."""
+    usable = seconds > 0 and threading.current_thread() is threading.main_thread()
+    if not usable or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum: int, frame: FrameType | None) -> None:
+        raise AdapterError(
+            f"implementation {name!r} did not finish loading within {seconds:g} s "
+            "(--example-timeout): its import or adapter factory hangs"
+        )
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    sys.stderr.flush()
+    faulthandler.dump_traceback_later(seconds + _HARD_GRACE, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

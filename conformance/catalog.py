@@ -1,44 +1,115 @@
-"""Every requirement of a spec folder, by ID: what the reports are keyed on.
+"""The spec's requirements, read from Sphinx's doctrees: what every report is keyed on.
 
-The controller of an xdist run collects nothing itself, yet must know the
-profile of a requirement whose only example crashed a worker; it reads the
-documents' requirement directives for that.
+A requirement is a ``.. requirement::`` box (conformance/sphinxext.py); the
+examples that follow it, up to the next requirement, are its examples. Sphinx
+has parsed the documents already (the same parse that decides which examples
+exist), so nothing here scans reST by hand.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from sybil import Document
+from docutils import nodes
 
-from conformance.blocks import Requirement, SpecParser, SpecSyntaxError
+from conformance.spec_files import spec_conf_dir
+from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
+from conformance.sphinxext import requirement_node
 
-_TOCTREE_ENTRY = re.compile(r"^\s{3,}([\w/-]+)\s*$")
-
-
-def documents_in_reading_order(root: Path) -> list[Path]:
-    """The ``.rst`` files under ``root``: those ``index.rst`` lists first, in its order."""
-    paths = sorted(root.glob("**/*.rst"))
-    index = root / "index.rst"
-    listed: list[Path] = []
-    if index.is_file():
-        for line in index.read_text(encoding="utf-8").splitlines():
-            match = _TOCTREE_ENTRY.match(line)
-            if match and (root / f"{match.group(1)}.rst") in paths:
-                listed.append(root / f"{match.group(1)}.rst")
-    return listed + [path for path in paths if path not in listed]
+LEVELS = ("MUST", "SHOULD", "MAY")
+_TEST_TYPES = ("testcode", "doctest")
 
 
-def requirements_in(root: Path) -> dict[str, Requirement]:
-    """Requirement ID -> Requirement, for every ``.rst`` under ``root``, in document order."""
+class CatalogError(ValueError):
+    """The spec's structure is broken: a duplicated ID, an example inside a rule..."""
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A normative rule: its ID, profile, RFC 2119 level and text, and where it is."""
+
+    id: str
+    profile: str
+    level: str
+    text: str
+    docname: str
+    path: str
+    line: int
+    #: its examples also run under controlled schedules (``:explore:``)
+    explore: bool = False
+
+
+def _requirement(box: requirement_node, docname: str, project: SphinxProject) -> Requirement:
+    text = " ".join(child.astext() for child in box.children[1:])
+    return Requirement(
+        id=str(box["req_id"]),
+        profile=str(box["profile"]),
+        level=str(box.get("level", "MUST")),
+        text=" ".join(text.split()),
+        docname=docname,
+        path=str(box.source or project.path_of(docname)),
+        line=int(box.line or 0),
+        explore=bool(box.get("explore", False)),
+    )
+
+
+def is_example(node: nodes.Node) -> bool:
+    """A node the doctest builder runs as a test (a setup/cleanup/output block is not one)."""
+    return isinstance(node, nodes.Element) and node.get("testnodetype") in _TEST_TYPES
+
+
+def walk_document(
+    project: SphinxProject, docname: str
+) -> Iterator[tuple[nodes.Element, Requirement | None]]:
+    """Every requirement box and example of a document, in order, each example with the
+    requirement it belongs to (the last one above it)."""
+    current: Requirement | None = None
+    doctree = project.doctree(docname)
+    for node in doctree.findall(nodes.Element):
+        if isinstance(node, requirement_node):
+            current = _requirement(node, docname, project)
+            yield node, current
+        elif is_example(node):
+            box = next((a for a in _ancestors(node) if isinstance(a, requirement_node)), None)
+            if box is not None:
+                raise CatalogError(
+                    f"{node.source}, line {node.line}: a {node['testnodetype']} inside the "
+                    f"text of requirement {box['req_id']}; examples follow a requirement, "
+                    "unindented, so that they run and are counted"
+                )
+            yield node, current
+
+
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def catalog_of(project: SphinxProject) -> dict[str, Requirement]:
+    """Requirement ID -> Requirement, in document order; a duplicated ID is an error."""
     found: dict[str, Requirement] = {}
-    for path in documents_in_reading_order(root):
-        try:
-            document = Document.parse(str(path), SpecParser())
-        except SpecSyntaxError:
-            continue  # collecting the document reports the error, with its line
-        for example in document.examples():
-            if isinstance(example.parsed, Requirement):
-                found.setdefault(example.parsed.id, example.parsed)
+    for docname in project.docnames():
+        for node, requirement in walk_document(project, docname):
+            if not isinstance(node, requirement_node) or requirement is None:
+                continue
+            first = found.setdefault(requirement.id, requirement)
+            if first is not requirement:
+                raise CatalogError(
+                    f"requirement ID {requirement.id} is defined twice: {first.path}, line "
+                    f"{first.line} and {requirement.path}, line {requirement.line}"
+                )
     return found
+
+
+def requirements_in(root: Path, confdir: Path | None = None, cache: Path | None = None) -> dict[
+    str, Requirement
+]:  # fmt: skip
+    """Requirement ID -> Requirement for the spec folder ``root`` (read with Sphinx)."""
+    from conformance.sphinx_doctest.project import default_cache_root  # noqa: PLC0415
+
+    conf = confdir or (root if (root / "conf.py").is_file() else spec_conf_dir())
+    return catalog_of(read_project(root, SphinxSource(conf), cache or default_cache_root()))

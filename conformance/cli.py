@@ -1,75 +1,108 @@
 """``forkwait-conformance``: run the installed spec against an implementation, from anywhere.
 
-Everything after the known options goes to pytest unchanged (``-k``, ``-m``,
-``-n``, ``--junitxml``...).
+The suite's options are the pytest plugin's own (conformance/plugin.py
+declares them once; ``--help`` lists them from there). Every other option
+goes to pytest unchanged (``-k``, ``-m``, ``-n``, ``--junitxml``...), as does
+everything after ``--``. ``forkwait-conformance matrix`` renders reports side
+by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance import __version__
 from conformance.adapter import available
-from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.matrix import to_markdown, to_rst
+from conformance.options import add_options
 from conformance.report import ReportError, read_report
 from conformance.spec_files import spec_dir
+
+PROG = "forkwait-conformance"
+_EPILOG = f"""\
+Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
+-n N (workers), --junitxml PATH, -x, -v ... Options after "--" go to pytest as
+they are ({PROG} -- --help shows pytest's own).
+
+{PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
+"""
+
+
+class _PytestGroup:
+    """Lets the plugin's ``pytest_addoption`` declare its options on argparse too."""
+
+    def __init__(self, group: Any) -> None:
+        self._group = group
+
+    def addoption(self, *names: str, **attrs: Any) -> None:
+        if "--strict-levels" in names:  # pytest owns --strict; this command does not
+            names = ("--strict",)
+        self._group.add_argument(*names, **attrs)
+
+
+class _PytestParser:
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self._parser = parser
+
+    def getgroup(self, name: str, description: str = "") -> _PytestGroup:
+        return _PytestGroup(self._parser.add_argument_group(description or name))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="forkwait-conformance",
+        prog=PROG,
         description="Run the forkwait spec's examples against an implementation and report "
-        "per requirement. Unknown options are passed to pytest. "
-        "'forkwait-conformance matrix A.json B.json' renders results side by side.",
-    )
-    parser.add_argument(
-        "--impl",
-        help=f"implementation: a registered name or module:attribute "
-        f"(default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
+        "per requirement.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--list", action="store_true", help="list registered implementations")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    add_options(_PytestParser(parser))
     return parser
 
 
-def pytest_args(impl: str | None, extra: Sequence[str]) -> list[str]:
+def cache_dir() -> Path:
+    """pytest's cache (and Sphinx's environment) for runs of the installed suite, per user."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "forkwait-conformance"
+
+
+def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
     """The pytest command line that runs the spec documents with the plugin."""
-    docs = spec_dir()
-    args = [
-        str(docs),
-        "--rootdir",
-        str(docs),
-        "-p",
-        "conformance.plugin",
-        "-p",
-        "no:doctest",
-        "-p",
-        "no:cacheprovider",
-        "-rfEX",
-    ]
-    if impl:
-        args += ["--impl", impl]
+    docs = Path(spec_root).resolve() if spec_root else spec_dir()
+    args = [str(docs), "--rootdir", str(docs), "-p", "conformance.plugin", "-p", "no:doctest"]
+    # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
+    args += ["-p", "no:hypothesispytest"]
+    args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
-        # One worker process, so an example that crashes or wedges it fails alone.
-        # "load" with one worker keeps document order; "loadfile" is not used here
-        # because pytest-xdist 3.8 can stall after replacing a crashed worker under it
-        # (pytest-dev/pytest-xdist#784, #1378).
-        args += ["-n", "1", "--dist", "load"]
+        # One worker process, so an example that crashes or wedges it fails alone; a
+        # fresh worker takes over (conformance/sphinx_doctest/scheduling.py).
+        args += ["-n", "1"]
     if not any(arg.startswith("--max-worker-restart") for arg in extra):
         args += ["--max-worker-restart", "1000"]
     return [*args, *extra]
 
 
+def _to_pytest(args: list[str]) -> list[str]:
+    """This command's spelling of options -> pytest's (``--strict``; ``--`` ends ours)."""
+    if "--" in args:
+        cut = args.index("--")
+        return _to_pytest(args[:cut]) + args[cut + 1 :]
+    return ["--strict-levels" if arg == "--strict" else arg for arg in args]
+
+
 def matrix_main(argv: Sequence[str]) -> int:
     """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
     parser = argparse.ArgumentParser(
-        prog="forkwait-conformance matrix",
+        prog=f"{PROG} matrix",
         description="Render requirement x implementation results from --report JSON files.",
     )
     parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
@@ -82,7 +115,10 @@ def matrix_main(argv: Sequence[str]) -> int:
         parser.error(str(exc))
     text = (to_rst if options.format == "rst" else to_markdown)(reports)
     if options.output:
-        options.output.write_text(text, encoding="utf-8")
+        try:
+            options.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            parser.error(f"cannot write {options.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
     return 0
@@ -92,12 +128,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["matrix"]:
         return matrix_main(args[1:])
-    options, extra = build_parser().parse_known_args(args)
+    ours = args[: args.index("--")] if "--" in args else args
+    options, _ = build_parser().parse_known_args(ours)
     if options.list:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
-    return int(pytest.main(pytest_args(options.impl, extra)))
+    return int(pytest.main(pytest_args(_to_pytest(args), options.spec_root)))
 
 
 if __name__ == "__main__":

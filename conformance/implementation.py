@@ -1,9 +1,9 @@
 """The implementation under test for this process, shared by the harness and Sphinx.
 
-``DOCTEST_GLOBAL_SETUP`` is what ``conf/conf.py`` gives Sphinx as
-``doctest_global_setup`` and what the harness runs first in every group, so both
-runners bind ``fw`` the same way: to the adapter the harness selected, or, under
-``sphinx-build -b doctest``, to ``$FORKWAIT_IMPL`` (default ``reference``).
+The spec's ``doctest_global_setup`` (``conf/conf.py``) binds ``fw`` with
+:func:`current_fw`, so both runners bind it the same way: to the adapter the
+harness selected, or, under ``sphinx-build -b doctest``, to ``$FORKWAIT_IMPL``
+(default ``reference``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from conformance.adapter import Adapter, load_adapter
 
 ENV_IMPL = "FORKWAIT_IMPL"
 DEFAULT_IMPL = "reference"
-DOCTEST_GLOBAL_SETUP = "from conformance.implementation import current_fw\nfw = current_fw()\n"
 
 _selected: Adapter | None = None
 

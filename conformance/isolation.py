@@ -1,35 +1,43 @@
-"""Per-example deadlines, and reports for examples that take their worker process down.
+"""Per-example deadlines, and what happens after an example hangs or crashes its process.
 
 Two deadlines guard each spec example. The soft one is pytest-timeout's: an
-exception raised into a hang Python can interrupt. The hard one is
-``faulthandler.dump_traceback_later(exit=True)``, a C thread that needs no GIL,
-so it also ends a process wedged in C code that holds the GIL (as
-``torch.jit.wait`` can be). Ending the process is survivable under pytest-xdist,
-which replaces the worker; ``forkwait-conformance`` therefore runs one.
+exception raised into a hang Python can interrupt. The example fails, and
+its worker then *retires* (see conformance/sphinx_doctest/scheduling.py):
+threads stuck in the hung example could poison whatever ran next in that
+process, so the next example runs in a fresh worker. The hard one is
+``faulthandler.dump_traceback_later(exit=True)``, a C thread that needs no
+GIL, so it also ends a process wedged in C code that holds the GIL (as
+``torch.jit.wait`` can be). Ending the process is survivable under
+pytest-xdist, which replaces the worker; ``forkwait-conformance`` runs one.
 
 Each worker's faulthandler writes to a file in a folder the controller chose,
 so the controller can say, for the example that ended its worker, whether it
 hung (faulthandler's "Timeout" dump) or crashed, with the stack it was in.
+A hang or a crash is always a failure: no expected-failure entry absorbs it
+(known ones belong in the skips list, which does not run them).
 """
 
 from __future__ import annotations
 
 import faulthandler
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 import pytest
 
-from conformance.collect import SpecItem, requirement_from_nodeid
-from conformance.implementation import selected
+from conformance.catalog import Requirement
+from conformance.reporting import failure_kind
+from conformance.spec_items import SpecItem, requirement_from_nodeid
+from conformance.sphinx_doctest.plugin import retire_worker
 
-DEFAULT_EXAMPLE_TIMEOUT = 30.0
 #: seconds past --example-timeout before the watchdog ends the process (at most)
 HARD_DEADLINE_GRACE = 5.0
 _DUMP_LINES = 40
 _WORKERINPUT_KEY = "forkwait_watchdog_dir"
+_HARNESS_FRAMES = ("conformance/sphinx_doctest/", "/doctest.py")
 
 
 def _spec_side(lines: list[str]) -> list[str]:
@@ -41,7 +49,9 @@ def _spec_side(lines: list[str]) -> list[str]:
         blocks[-1].append(line)
     trimmed: list[tuple[bool, list[str]]] = []
     for block in blocks:
-        harness = next((i for i, line in enumerate(block) if "conformance/runner.py" in line), -1)
+        harness = next(
+            (i for i, line in enumerate(block) if any(h in line for h in _HARNESS_FRAMES)), -1
+        )
         trimmed.append((harness >= 0, block[:harness] if harness >= 0 else block))
     trimmed.sort(key=lambda entry: not entry[0])  # stable: the example's thread first
     return [
@@ -55,8 +65,9 @@ def _spec_side(lines: list[str]) -> list[str]:
 class Isolation:
     """Registered by the plugin on the controller and on every worker."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, catalog: Mapping[str, Requirement]) -> None:
         self.timeout: float = config.getoption("example_timeout") or 0.0
+        self.catalog = catalog
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.dump: IO[str] | None = None
         if workerinput is None:  # controller: the folder workers dump into
@@ -79,23 +90,29 @@ class Isolation:
     ) -> None:
         """Name the requirement of the example that ended its worker, and what happened."""
         requirement = requirement_from_nodeid(crashitem)
-        report.user_properties = [("requirement", requirement or ""), ("profile", "")]
-        reason = selected().expected_failures.get(requirement or "")
-        if reason is not None:  # an expected failure, even this way
-            report.outcome = "skipped"
-            report.wasxfail = f"{requirement}: {reason}"
-            report.longrepr = None
-            return
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
-        report.longrepr = self.describe(requirement or crashitem, str(worker))
+        hung, text = self.describe(requirement or crashitem, str(worker))
+        report.longrepr = text
+        known = self.catalog.get(requirement or "")
+        report.user_properties = [
+            ("requirement", requirement or ""),
+            ("profile", known.profile if known else ""),
+            ("level", known.level if known else ""),
+            ("example", _example_number(crashitem)),
+            ("failure_kind", "hang" if hung else "crash"),
+        ]
+        # the item's name, not its file, heads the failure (as for any other failure)
+        report.location = (report.location[0], None, crashitem.rpartition("::")[2])
 
-    def describe(self, what: str, worker: str) -> str:
+    def describe(self, what: str, worker: str) -> tuple[bool, str]:
+        """Whether the example hung (rather than crashed), and a report saying so."""
         dump_file = self.folder / f"{worker}.txt"
         dump = (
             dump_file.read_text(encoding="utf-8", errors="replace") if dump_file.is_file() else ""
         )
-        if dump.lstrip().startswith("Timeout"):
+        hung = dump.lstrip().startswith("Timeout")
+        if hung:
             headline = (
                 f"{what}: hung past --example-timeout ({self.timeout:g} s) where Python "
                 "could not interrupt it (in C code holding the GIL, or an implementation "
@@ -107,7 +124,7 @@ class Isolation:
                 "or an abort); its worker process ended"
             )
         stacks = "\n".join(_spec_side(dump.strip().splitlines())[:_DUMP_LINES])
-        return headline + (f"\nthreads at that moment:\n{stacks}" if stacks else "")
+        return hung, headline + (f"\nthreads at that moment:\n{stacks}" if stacks else "")
 
     # -- worker (or a run without xdist) -----------------------------------------
 
@@ -132,9 +149,54 @@ class Isolation:
         finally:
             faulthandler.cancel_dump_traceback_later()
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """Label the failure's kind; after a soft timeout the worker retires (nothing
+        else may run in a process whose threads are stuck in the hung example)."""
+        kind = failure_kind(call)
+        if kind == "timeout":
+            retire_worker(item)  # before the report is made: it carries the request
+        report: pytest.TestReport = yield
+        if kind:
+            report.user_properties.append(("failure_kind", kind))
+        if kind == "timeout":
+            report.sections = [_other_threads(section) for section in report.sections]
+        return report
+
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         """The soft deadline: pytest-timeout fails an example Python can interrupt."""
         if self.timeout:
             for item in items:
                 if isinstance(item, SpecItem):
                     item.add_marker(pytest.mark.timeout(self.timeout))
+
+
+_STACK_HEADER = re.compile(r"^~+ Stack of .* ~+$")
+_NOT_THE_EXAMPLES = ("execnet/", "pytest_timeout.py")
+
+
+def _other_threads(section: tuple[str, str]) -> tuple[str, str]:
+    """pytest-timeout's dump of every thread, without the harness's own idle ones."""
+    _, text = section
+    if "+ Timeout +" not in text:
+        return section
+    stacks: list[list[str]] = []
+    for line in text.splitlines():
+        if _STACK_HEADER.match(line) or line.startswith("+"):
+            stacks.append([line] if _STACK_HEADER.match(line) else [])
+        elif stacks:
+            stacks[-1].append(line)
+    kept = [s for s in stacks if s and not any(m in "\n".join(s) for m in _NOT_THE_EXAMPLES)]
+    body = "\n".join(line for stack in kept for line in stack) or "(no other thread)"
+    return "other threads when the deadline struck", body + "\n"
+
+
+def _example_number(nodeid: str) -> str:
+    name = nodeid.rpartition("::")[2]
+    number = name.partition("[")[2].partition("]")[0]
+    return number if number.isdigit() else ""
+
+
+__all__ = ["Isolation"]

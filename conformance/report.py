@@ -1,32 +1,50 @@
-"""The JSON report of a conformance run: one record per requirement, for people and tools.
+"""The JSON report of a conformance run: every requirement, with each example's outcome.
 
-Written by ``--report PATH`` (controller side under xdist) and read back by
-``forkwait-conformance matrix``. ``FORMAT`` is bumped on incompatible changes.
+Written by ``--report PATH`` (on the xdist controller) and read back by
+``forkwait-conformance matrix``. Every requirement of the spec has a record,
+also those that did not run; the run says whether it was complete or
+interrupted. The format is described by ``report.schema.json`` (shipped with
+the package); ``FORMAT`` is bumped on incompatible changes.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from conformance import __version__
 from conformance.adapter import PROFILES, Adapter
-from conformance.summary import OUTCOMES, RequirementResults
+from conformance.summary import OUTCOMES, ExampleResult, RunResults
 
-FORMAT = 1
+FORMAT = 2
+
+
+@dataclass(frozen=True)
+class ExampleRecord:
+    example: int
+    group: str
+    schedule: str
+    outcome: str
+    kind: str
+    message: str
+    nodeid: str
 
 
 @dataclass(frozen=True)
 class RequirementRecord:
     id: str
     profile: str
+    level: str
     outcome: str
     duration: float
+    #: how many examples produced a result
     examples: int
+    #: the message of the worst example (the failure, or the skip/xfail reason)
     message: str
+    results: tuple[ExampleRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -37,32 +55,67 @@ class RunReport:
     suite_version: str
     created: str
     requirements: tuple[RequirementRecord, ...]
+    #: every selected example ran to its end (no interruption, nothing left unrun)
+    complete: bool = True
+    interrupted: bool = False
+    strict: bool = False
+    outside_requirements: tuple[ExampleRecord, ...] = ()
+    #: what Sphinx warned about while reading the spec (a clean spec has none)
+    spec_warnings: str = ""
 
     def by_id(self) -> dict[str, RequirementRecord]:
         return {record.id: record for record in self.requirements}
 
 
-def build_report(adapter: Adapter, results: RequirementResults, order: list[str]) -> RunReport:
-    """Records in spec order (``order``), for the requirements that produced a result."""
-    ranked = {req_id: index for index, req_id in enumerate(order)}
-    ids = sorted(results.outcomes, key=lambda r: (ranked.get(r, len(ranked)), r))
+def _example(result: ExampleResult) -> ExampleRecord:
+    return ExampleRecord(
+        result.number,
+        result.group,
+        result.schedule,
+        result.outcome,
+        result.kind,
+        result.message,
+        result.nodeid,
+    )
+
+
+def build_report(
+    adapter: Adapter,
+    results: RunResults,
+    *,
+    interrupted: bool,
+    strict: bool,
+    spec_warnings: str = "",
+) -> RunReport:
+    """One record per requirement of the catalog, in spec order."""
+    records = []
+    for req_id, requirement in results.catalog.items():
+        examples = results.of(req_id)
+        worst = results.worst(req_id)
+        records.append(
+            RequirementRecord(
+                id=req_id,
+                profile=requirement.profile,
+                level=requirement.level,
+                outcome=results.outcome(req_id),
+                duration=round(sum(r.duration for r in examples), 4),
+                examples=sum(1 for r in examples if r.outcome != "not-run"),
+                message=worst.message if worst else "",
+                results=tuple(_example(r) for r in examples),
+            )
+        )
     return RunReport(
         implementation=adapter.name,
         implementation_version=adapter.version,
         profiles=tuple(sorted(adapter.profiles)),
         suite_version=__version__,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
-        requirements=tuple(
-            RequirementRecord(
-                id=req_id,
-                profile=results.profiles.get(req_id, ""),
-                outcome=results.outcomes[req_id],
-                duration=round(results.durations.get(req_id, 0.0), 4),
-                examples=len(results.examples.get(req_id, ())),
-                message=results.messages.get(req_id, ""),
-            )
-            for req_id in ids
-        ),
+        requirements=tuple(records),
+        complete=not interrupted and all(r.outcome != "not-run" for r in records),
+        interrupted=interrupted,
+        strict=strict,
+        outside_requirements=tuple(_example(r) for r in results.outside()),
+        spec_warnings=spec_warnings,
     )
 
 
@@ -85,8 +138,13 @@ def to_json(report: RunReport) -> dict[str, Any]:
             "profiles": list(report.profiles),
         },
         "created": report.created,
+        "complete": report.complete,
+        "interrupted": report.interrupted,
+        "strict": report.strict,
         "summary": summary,
-        "requirements": [record.__dict__ for record in report.requirements],
+        "requirements": [asdict(record) for record in report.requirements],
+        "outside_requirements": [asdict(record) for record in report.outside_requirements],
+        "spec_warnings": report.spec_warnings,
     }
 
 
@@ -95,15 +153,26 @@ def write_report(report: RunReport, path: Path) -> None:
     path.write_text(json.dumps(to_json(report), indent=2) + "\n", encoding="utf-8")
 
 
+def check_writable(path: Path) -> None:
+    """Fail now, not after the whole run, if the report cannot be written there."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
+
+
 class ReportError(ValueError):
-    """A file that is not a forkwait conformance report."""
+    """A file that is not a forkwait conformance report, or cannot be written."""
 
 
 def read_report(path: Path) -> RunReport:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ReportError(f"{path}: report format {data.get('format')!r}, expected {FORMAT}")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else None
+            raise ReportError(f"{path}: report format {found!r}, expected {FORMAT}")
         implementation = data["implementation"]
         return RunReport(
             implementation=implementation["name"],
@@ -111,7 +180,19 @@ def read_report(path: Path) -> RunReport:
             profiles=tuple(implementation["profiles"]),
             suite_version=data["suite"]["version"],
             created=data["created"],
-            requirements=tuple(RequirementRecord(**r) for r in data["requirements"]),
+            requirements=tuple(
+                RequirementRecord(
+                    **{**r, "results": tuple(ExampleRecord(**e) for e in r["results"])}
+                )
+                for r in data["requirements"]
+            ),
+            complete=bool(data["complete"]),
+            interrupted=bool(data["interrupted"]),
+            strict=bool(data["strict"]),
+            outside_requirements=tuple(ExampleRecord(**e) for e in data["outside_requirements"]),
+            spec_warnings=str(data["spec_warnings"]),
         )
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+    except ReportError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ReportError(f"{path} is not a forkwait conformance report: {exc!r}") from exc

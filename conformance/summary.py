@@ -1,4 +1,11 @@
-"""Per-requirement outcomes of a run, folded from pytest's reports into a table."""
+"""Per-example and per-requirement outcomes of a run, folded from pytest's reports.
+
+Every example keeps its own outcome, so an expected failure of one example
+cannot hide a regression in another. A requirement's outcome is its worst
+example's: a failure (of any kind: wrong output, an error, a hang, a crash)
+beats an unexpected pass, which beats an expected failure, which beats a pass.
+A requirement with no result at all is "not run", never left out.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +16,39 @@ from dataclasses import dataclass, field
 
 import pytest
 
-OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped")
-# A requirement is as bad as its worst example. An expected failure is
-# "xfailed" once any of its examples fails, "xpassed" (an unexpected pass, which
-# fails the run) only when all of them pass.
-_SEVERITY = {"skipped": 0, "passed": 1, "xpassed": 2, "xfailed": 3, "failed": 4}
+from conformance.catalog import Requirement
+
+OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
+_SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}
+MESSAGE_LIMIT = 4000
+_XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
+_XPASS_STRICT = "[XPASS(strict)]"
+
+
+@dataclass
+class ExampleResult:
+    """One example (of one group, under one schedule or none): what happened to it."""
+
+    nodeid: str
+    requirement: str
+    number: int
+    group: str
+    schedule: str
+    outcome: str = "not-run"
+    #: for a failure: output, exception, setup, cleanup, timeout, hang or crash
+    kind: str = ""
+    message: str = ""
+    duration: float = 0.0
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
     """The outcome a report settles for its item, or None if it settles nothing."""
     if report.failed:
-        return "failed"
+        # a str, as pytest made it (longreprtext would start with xdist's worker line)
+        strict_xpass = isinstance(report.longrepr, str) and report.longrepr.startswith(
+            _XPASS_STRICT
+        )
+        return "xpassed" if strict_xpass else "failed"
     if report.skipped:
         return "xfailed" if hasattr(report, "wasxfail") else "skipped"
     if report.when == "call" and report.passed:
@@ -27,63 +56,89 @@ def item_outcome(report: pytest.TestReport) -> str | None:
     return None
 
 
-MESSAGE_LIMIT = 4000
-_XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
-
-
 def report_message(report: pytest.TestReport) -> str:
     """What a reader needs from a report: the failure text, or the skip/xfail reason."""
-    wasxfail = getattr(report, "wasxfail", "")
-    if report.skipped and isinstance(report.longrepr, tuple):
+    wasxfail = str(getattr(report, "wasxfail", ""))
+    if report.skipped and wasxfail:
+        text = wasxfail
+    elif report.skipped and isinstance(report.longrepr, tuple):
         text = str(report.longrepr[2]).removeprefix("Skipped: ")
     elif report.failed:
         text = report.longreprtext
     else:
-        text = str(wasxfail)
-    if report.skipped and wasxfail:
-        text = str(wasxfail)
+        text = wasxfail
     text = _XDIST_HEADER.sub("", text, count=1)
-    requirement = str(dict(report.user_properties).get("requirement") or "")
-    text = text.removeprefix(f"{requirement}: ") if requirement else text
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "\n[...]"
 
 
 @dataclass
-class RequirementResults:
-    #: requirement ID -> profile, for requirements known before any report arrives
-    profiles: dict[str, str] = field(default_factory=dict)
-    outcomes: dict[str, str] = field(default_factory=dict)
-    durations: dict[str, float] = field(default_factory=dict)
-    #: the message of the report that settled the requirement's outcome
-    messages: dict[str, str] = field(default_factory=dict)
-    examples: dict[str, set[str]] = field(default_factory=dict)
+class RunResults:
+    """Everything the reports of a run said, per example, grouped by requirement."""
+
+    catalog: Mapping[str, Requirement]
+    examples: dict[str, ExampleResult] = field(default_factory=dict)
 
     def add(self, report: pytest.TestReport) -> None:
-        props: Mapping[str, object] = dict(report.user_properties)
-        requirement = str(props.get("requirement") or "")
-        profile = str(props.get("profile") or "")
-        if not requirement:
-            return
-        self.durations[requirement] = self.durations.get(requirement, 0.0) + report.duration
+        props = {str(k): str(v) for k, v in report.user_properties}
+        if "requirement" not in props and "example" not in props:
+            return  # not an example of the spec (a plain test, or a setup-only group)
+        result = self.examples.get(report.nodeid)
+        if result is None:
+            result = self.examples[report.nodeid] = ExampleResult(
+                report.nodeid,
+                props.get("requirement", ""),
+                int(props.get("example") or 0),
+                props.get("group", ""),
+                props.get("schedule", ""),
+            )
+        result.duration += report.duration
         outcome = item_outcome(report)
         if outcome is None:
             return
-        self.examples.setdefault(requirement, set()).add(report.nodeid)
-        if profile or requirement not in self.profiles:
-            self.profiles[requirement] = profile
-        previous = self.outcomes.get(requirement)
-        if previous is None or _SEVERITY[outcome] > _SEVERITY[previous]:
-            self.outcomes[requirement] = outcome
-            self.messages[requirement] = report_message(report)
+        if props.get("expected") == "lenient":  # a SHOULD or MAY, without --strict
+            # pytest saw a non-strict xfail; what happened is a failure or a pass
+            outcome = {"xfailed": "failed", "xpassed": "passed"}.get(outcome, outcome)
+        if _SEVERITY[outcome] > _SEVERITY[result.outcome] or (
+            outcome == "failed" and result.outcome == "failed" and not result.kind
+        ):
+            result.outcome = outcome
+            result.kind = props.get("failure_kind", "") if outcome in ("failed", "xfailed") else ""
+            result.message = report_message(report)
 
-    def with_outcome(self, outcome: str) -> list[str]:
-        return sorted(r for r, o in self.outcomes.items() if o == outcome)
+    def of(self, requirement: str) -> list[ExampleResult]:
+        return [r for r in self.examples.values() if r.requirement == requirement]
+
+    def outside(self) -> list[ExampleResult]:
+        return [r for r in self.examples.values() if not r.requirement]
+
+    def outcome(self, requirement: str) -> str:
+        results = self.of(requirement)
+        return max((r.outcome for r in results), key=_SEVERITY.__getitem__, default="not-run")
+
+    def worst(self, requirement: str) -> ExampleResult | None:
+        results = self.of(requirement)
+        return max(results, key=lambda r: _SEVERITY[r.outcome], default=None)
+
+    def with_outcome(self, outcome: str, level: str | None = None) -> list[str]:
+        return [
+            req_id
+            for req_id, requirement in self.catalog.items()
+            if self.outcome(req_id) == outcome and (level is None or requirement.level == level)
+        ]
 
     def by_profile(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {}
-        for requirement, outcome in self.outcomes.items():
-            table.setdefault(self.profiles[requirement], Counter())[outcome] += 1
+        for req_id, requirement in self.catalog.items():
+            table.setdefault(requirement.profile, Counter())[self.outcome(req_id)] += 1
         return table
+
+    def blocking_failures(self, strict: bool) -> list[str]:
+        """Failed requirements that fail the run: every MUST, and the rest under --strict."""
+        return [
+            req_id
+            for req_id in self.with_outcome("failed")
+            if strict or self.catalog[req_id].level == "MUST"
+        ]
 
 
 def render_table(table: Mapping[str, Counter[str]], profiles: Iterable[str]) -> list[str]:

@@ -1,4 +1,9 @@
-"""The harness on small spec documents: groups, output checks, lines, profiles, adapters."""
+"""The conformance layer on small spec documents: groups, failures, profiles, adapters.
+
+Sphinx's own semantics are proven against ``sphinx-build`` by
+tests/sphinx_doctest; these tests check what the conformance layer adds on top:
+names, requirement headlines, the summary, expected failures and skips.
+"""
 
 from __future__ import annotations
 
@@ -17,86 +22,107 @@ pytest_plugins = ["pytester"]
 
 
 def run_fixture(pytester: pytest.Pytester, name: str, *args: str) -> pytest.RunResult:
-    return run_spec(
-        pytester,
-        name,
-        "-rA",
-        *args,
-        fixture=name,
-    )
+    return run_spec(pytester, "-rA", *args, fixture=name)
+
+
+def passed_in_order(result: pytest.RunResult) -> list[str]:
+    return [
+        line.split("::")[1].split()[0]
+        for line in result.outlines
+        if line.startswith("PASSED ") and "::" in line
+    ]
 
 
 def test_groups_follow_sphinx_semantics(pytester: pytest.Pytester) -> None:
-    result = run_fixture(pytester, "groups.rst", "-v")
+    result = run_fixture(pytester, "groups.rst")
     result.assert_outcomes(passed=7)
-    # Sphinx's order: all of group default (its '*' block last), then group other
-    names = [
-        line.split("::")[1].split()[0]
-        for line in result.outlines
-        if " PASSED" in line and "::" in line and line.startswith("groups.rst")
-    ]
-    assert names == [
-        "GROUP-SETUP-1:line9",
-        "GROUP-STAR-1:line52",
-        "GROUP-HIDDEN-1:line71",
-        "GROUP-STAR-1:line44[default]",
-        "GROUP-FRESH-1:line31[other]",
-        "GROUP-STAR-1:line62[other]",
-        "GROUP-STAR-1:line44[other]",
+    # Sphinx's order: all of group default (its '*' block last), then group other;
+    # items are named by requirement and example number, whatever the prose around them
+    assert passed_in_order(result) == [
+        "GROUP-SETUP-1[1]",
+        "GROUP-STAR-1[2]",
+        "GROUP-HIDDEN-1[1]",
+        "GROUP-STAR-1[1]",
+        "GROUP-FRESH-1[1][other]",
+        "GROUP-STAR-1[3][other]",
+        "GROUP-STAR-1[1][other]",
     ]
 
 
-def test_selecting_one_example_still_runs_its_group_setup(pytester: pytest.Pytester) -> None:
-    result = run_fixture(pytester, "groups.rst", "-k", "GROUP-FRESH-1")
-    result.assert_outcomes(passed=1, deselected=6)
+def test_selecting_one_example_rebuilds_its_group_namespace(pytester: pytest.Pytester) -> None:
+    # GROUP-STAR-1[1] checks that an earlier test of its group ran: it is replayed
+    result = run_fixture(pytester, "groups.rst", "-k", "GROUP-STAR-1 and not 2 and not 3")
+    result.assert_outcomes(passed=2, deselected=5)
 
 
-def test_failures_name_requirement_document_and_true_line(pytester: pytest.Pytester) -> None:
+def test_failures_say_which_rule_broke_where_with_the_source(pytester: pytest.Pytester) -> None:
     result = run_fixture(pytester, "failing.rst")
     result.assert_outcomes(passed=2, failed=3)
     text = result.stdout.str()
-    assert "FAIL-OUTPUT-1 (profile core) failed at" in text
-    assert "failing.rst, line 9, group 'default'" in text
+    assert "FAIL-OUTPUT-1 (MUST, profile core), example 1:\n  Output is compared." in text
+    assert "the rule: failing.html#req-fail-output-1" in text
+    assert "failing.rst, line 12 printed something else than expected:" in text
+    assert "  12 | print(1 + 1)" in text
     assert "Expected:\n    3\nGot:\n    2" in text
     # the traceback points at the raising line of the .rst file itself
-    assert 'failing.rst", line 25, in <module>' in text
+    assert 'failing.rst", line 27, in <module>\n    raise KeyError("missing")' in text
     assert "KeyError: 'missing'" in text
-    assert "FAIL-SILENT-1 (profile core) failed" in text
-    assert "failed requirements: FAIL-OUTPUT-1, FAIL-RAISES-1, FAIL-SILENT-1" in text
+    assert "exec(__forkwait_block__)" not in text
+    assert "failed MUST requirements: FAIL-OUTPUT-1, FAIL-RAISES-1, FAIL-SILENT-1" in text
 
 
 def test_summary_table_counts_requirements_per_profile(pytester: pytest.Pytester) -> None:
     result = run_fixture(pytester, "failing.rst")
-    result.stdout.fnmatch_lines(["core*5*2*3*0*0", "all*5*2*3*0*0"])
+    result.stdout.fnmatch_lines(["core*5*2*3*0*0*0*0", "all*5*2*3*0*0*0*0"])
 
 
-def test_a_block_that_does_not_parse_is_a_collection_error_naming_it(
+def test_a_spec_document_sphinx_warns_about_fails_the_run_naming_it(
     pytester: pytest.Pytester,
 ) -> None:
-    (pytester.path / "bad.rst").write_text(
-        "Bad\n===\n\n.. testoutput::\n   :options: ELLIPSIS\n\n   x\n"
-    )
-    result = run_spec(
-        pytester,
-        "bad.rst",
-    )
-    assert result.ret != 0
-    result.stdout.fnmatch_lines(["*bad.rst, line 4: option 'ELLIPSIS' must start with '+' or '-'*"])
-
-
-def test_requirement_without_profile_is_rejected(pytester: pytest.Pytester) -> None:
     (pytester.path / "noprofile.rst").write_text(
         "T\n=\n\n.. requirement:: X-1\n\n   Text.\n\n.. testcode::\n\n   pass\n"
     )
-    result = run_spec(
-        pytester,
+    result = run_spec(pytester, "--report", "r.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "Sphinx warned about the spec's documents (fix them; the run fails):",
+            "*noprofile.rst:4*requirement X-1 needs a :profile:*",
+        ]
     )
-    result.stdout.fnmatch_lines(["*noprofile.rst, line 4: requirement X-1 needs :profile:*"])
+    from conformance.report import read_report  # noqa: PLC0415
+
+    assert "needs a :profile:" in read_report(pytester.path / "r.json").spec_warnings
+
+
+def test_an_example_inside_a_requirement_is_an_error_naming_it(pytester: pytest.Pytester) -> None:
+    (pytester.path / "nested.rst").write_text(
+        "N\n=\n\n.. requirement:: N-1\n   :profile: core\n   :level: MUST\n\n   Text.\n\n"
+        "   .. testcode::\n\n      print(1)\n"
+    )
+    result = run_spec(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*nested.rst, line 10: a testcode inside the text of requirement N-1*"]
+    )
+
+
+def test_a_duplicated_requirement_id_is_an_error(pytester: pytest.Pytester) -> None:
+    doc = (
+        "D\n=\n\n.. requirement:: D-1\n   :profile: core\n   :level: MUST\n\n   Text.\n\n"
+        ".. testcode::\n\n   pass\n"
+    )
+    (pytester.path / "one.rst").write_text(doc)
+    (pytester.path / "two.rst").write_text(doc)
+    result = run_spec(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*requirement ID D-1 is defined twice*one.rst*two.rst*"])
 
 
 ADAPTERS = """
 from types import ModuleType
 from conformance.adapter import Adapter
+from conformance.xfails import Entry
 import reference_impl
 
 def _fw(names):
@@ -111,8 +137,14 @@ def core_only():
     return Adapter("core-only", "1", _fw(ALL), frozenset({"core"}),
                    {"FAIL-OUTPUT-1": "prints 2", "FAIL-EXPECTED-EXC-1": "wrongly listed"})
 
+def per_example():
+    return Adapter("per-example", "1", _fw(ALL), frozenset({"core"}),
+                   {"FAIL-DOCTEST-1": Entry("the second example fails", frozenset({2}))})
+
 def broken():
-    return Adapter("broken", "1", _fw(("fork",)), frozenset({"core", "async"}))
+    fw = _fw(("fork",))
+    fw.wait = 42
+    return Adapter("broken", "1", fw, frozenset({"core", "async"}))
 
 not_an_adapter = 42
 """
@@ -122,48 +154,66 @@ def test_unclaimed_profiles_skip_and_expected_failures_are_strict(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(my_adapters=ADAPTERS)
-    shutil.copy(FIXTURES / "failing.rst", pytester.path / "failing.rst")
     (pytester.path / "async.rst").write_text(
-        "A\n=\n\n.. requirement:: ASYNC-X-1\n   :profile: async\n\n   Text.\n\n"
+        "A\n=\n\n.. requirement:: ASYNC-X-1\n   :profile: async\n   :level: MUST\n\n"
+        "   Text MUST.\n\n"
         ".. testcode::\n\n   pass\n"
     )
-    result = run_spec(
-        pytester,
-        "--impl",
-        "my_adapters:core_only",
-        "-rA",
-    )
-    result.assert_outcomes(passed=1, failed=2, skipped=1, xfailed=1, xpassed=1)
+    result = run_spec(pytester, "--impl", "my_adapters:core_only", "-rA", fixture="failing.rst")
+    # FAIL-EXPECTED-EXC-1 passes although listed: an unexpected pass fails like a failure
+    result.assert_outcomes(passed=1, failed=3, skipped=1, xfailed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     text = result.stdout.str()
     assert "profile 'async' is not claimed by implementation 'core-only'" in text
-    assert "FAIL-OUTPUT-1: prints 2" in text
+    assert "FAIL-OUTPUT-1 example 1: prints 2" in text
+    assert "[XPASS(strict)] FAIL-EXPECTED-EXC-1 example 1: wrongly listed" in text
     assert (
         "expected to fail but passed (remove them from the expected failures): "
         "FAIL-EXPECTED-EXC-1" in text
     )
 
 
-def test_a_broken_adapter_fails_fast_listing_what_is_missing(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+def test_an_expected_failure_covers_only_the_examples_it_names(
+    pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(my_adapters=ADAPTERS)
-    result = pytester.runpytest_subprocess(
-        "-p", "conformance.plugin", "--impl", "my_adapters:broken"
+    doc = (
+        "P\n=\n\n.. requirement:: FAIL-DOCTEST-1\n   :profile: core\n   :level: MUST\n\n"
+        "   Text MUST.\n\n"
+        ".. testcode::\n\n   print('regressed')\n\n.. testoutput::\n\n   fine\n\n"
+        ".. testcode::\n\n   print('known bug')\n\n.. testoutput::\n\n   right\n"
     )
+    (pytester.path / "per.rst").write_text(doc)
+    report = pytester.path / "report.json"
+    result = run_spec(pytester, "--impl", "my_adapters:per_example", "--report", str(report))
+    result.assert_outcomes(failed=1, xfailed=1)  # example 1's regression is not hidden
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    from conformance.report import read_report  # noqa: PLC0415
+
+    record = read_report(report).by_id()["FAIL-DOCTEST-1"]
+    assert record.outcome == "failed"
+    assert [(r.example, r.outcome, r.kind) for r in record.results] == [
+        (1, "failed", "output"),
+        (2, "xfailed", "output"),
+    ]
+
+
+def test_a_broken_adapter_fails_fast_listing_what_is_wrong(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(my_adapters=ADAPTERS)
+    result = run_spec(pytester, "--impl", "my_adapters:broken", fixture="failing.rst")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
             "*adapter 'broken' is broken: fw lacks Future, Module, collect_all, ignore, script, "
-            "wait, wait_all*"
+            "wait_all; fw names that are not callable: wait (int)*"
         ]
     )
 
 
 def test_adapter_lookup_errors_are_clear(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    with pytest.raises(AdapterError, match=r"no implementation named 'nope'.*reference"):
-        load_adapter("nope")
-    with pytest.raises(AdapterError, match="failed to import: ModuleNotFoundError"):
+    with pytest.raises(AdapterError, match=r"no implementation named 'refrence'; did you mean"):
+        load_adapter("refrence")
+    with pytest.raises(AdapterError, match=r"must be importable.*PYTHONPATH"):
         load_adapter("no_such_module_xyz:adapter")
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "adapters_mod.py").write_text(ADAPTERS)
@@ -171,6 +221,24 @@ def test_adapter_lookup_errors_are_clear(monkeypatch: pytest.MonkeyPatch, tmp_pa
         load_adapter("adapters_mod:not_an_adapter")
     with pytest.raises(AdapterError, match="unknown profiles"):
         Adapter("x", "1", object(), frozenset({"fast"})).validate()
+
+
+def test_an_adapter_factory_that_hangs_is_stopped_by_the_deadline(tmp_path: Path) -> None:
+    (tmp_path / "hangs.py").write_text("import time\ndef adapter():\n    time.sleep(60)\n")
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from conformance.adapter import load_adapter, AdapterError\n"
+        "try:\n    load_adapter('hangs:adapter', deadline=0.5)\n"
+        "except AdapterError as e:\n    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert "did not finish loading within 0.5 s" in done.stdout
 
 
 def test_reference_is_registered_and_claims_its_profiles() -> None:
@@ -184,6 +252,7 @@ CLEANUP_DOC = """Cleanup
 
 .. requirement:: CLEAN-1
    :profile: core
+   :level: MUST
 
    Cleanup runs after the group's tests.
 
@@ -210,12 +279,10 @@ def test_cleanup_runs_after_the_last_test_of_its_group_and_reports_failures(
     pytester: pytest.Pytester,
 ) -> None:
     (pytester.path / "cleanup.rst").write_text(CLEANUP_DOC)
-    result = run_spec(
-        pytester,
-    )
+    result = run_spec(pytester)
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(
-        ["*cleanup of group 'default' failed*", "*RuntimeError: cleanup ran and failed on purpose"]
+        ["*cleanup code at *cleanup.rst, line 20 raised RuntimeError*", "*cleanup ran and failed*"]
     )
 
 
@@ -238,4 +305,4 @@ def test_the_spec_passes_under_xdist_with_documents_kept_together() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "failed" not in result.stdout.splitlines()[-1]
     # the summary table, folded from the workers' reports: every requirement passed
-    assert re.search(r"^all\s+(\d+)\s+\1(\s+0){4}$", result.stdout, re.MULTILINE), result.stdout
+    assert re.search(r"^all\s+(\d+)\s+\1(\s+0){5}$", result.stdout, re.MULTILINE), result.stdout

@@ -7,7 +7,7 @@ from pathlib import Path
 from types import ModuleType
 
 from conformance.adapter import Adapter
-from conformance.xfails import load_xfails
+from conformance.xfails import load_entries
 
 #: what a cluster in other processes cannot do: share memory with the caller
 REMOTE_XFAILS_FILE = Path(__file__).with_name("dask_remote_xfails.toml")
@@ -29,5 +29,5 @@ def adapter() -> Adapter:
         version=f"{dask_impl.__version__} (distributed {distributed.__version__})",
         fw=fw,
         profiles=frozenset({"core", "async", "dynamic"}),
-        expected_failures=load_xfails(REMOTE_XFAILS_FILE) if remote else {},
+        expected_failures=load_entries(REMOTE_XFAILS_FILE) if remote else {},
     )

@@ -16,9 +16,10 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from conformance.adapter import Adapter
-from conformance.xfails import load_xfails
+from conformance.xfails import load_entries
 
 XFAILS_FILE = Path(__file__).with_name("torch_xfails.toml")
+SKIPS_FILE = Path(__file__).with_name("torch_skips.toml")
 
 #: pytest ``filterwarnings`` entries applied to every example of this adapter
 WARNING_FILTERS = (
@@ -108,6 +109,7 @@ def adapter() -> Adapter:
         version=torch.__version__,
         fw=fw,
         profiles=frozenset({"core", "async", "trace"}),
-        expected_failures=load_xfails(XFAILS_FILE),
+        expected_failures=load_entries(XFAILS_FILE),
+        skips=load_entries(SKIPS_FILE, "skips"),
         warning_filters=WARNING_FILTERS,
     )

@@ -1,0 +1,70 @@
+"""The JSON report matches its published schema, for passing and failing runs alike."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from conformance.report import FORMAT, ExampleRecord, RequirementRecord, RunReport, to_json
+
+RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
+
+
+def schema() -> dict[str, Any]:
+    """The schema as the package ships it (conformance/report.schema.json)."""
+    loaded: dict[str, Any] = json.loads(
+        (files("conformance") / "report.schema.json").read_text(encoding="utf-8")
+    )
+    return loaded
+
+
+def validate(report: dict[str, Any]) -> None:
+    jsonschema.validate(report, schema(), format_checker=jsonschema.FormatChecker())
+
+
+def test_the_schema_is_a_valid_schema_of_this_format() -> None:
+    jsonschema.Draft202012Validator.check_schema(schema())
+    assert schema()["properties"]["format"]["const"] == FORMAT
+
+
+@pytest.mark.parametrize("name", ["reference", "torch"])
+def test_recorded_reports_match_the_schema(name: str) -> None:
+    validate(json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8")))
+
+
+def test_a_report_with_every_kind_of_result_matches_the_schema() -> None:
+    examples = (
+        ExampleRecord(1, "default", "", "failed", "crash", "ended its worker", "a.rst::R-1[1]"),
+        ExampleRecord(2, "default", "fifo", "xfailed", "output", "declared", "a.rst::R-1[2]"),
+    )
+    report = RunReport(
+        implementation="impl",
+        implementation_version="1",
+        profiles=("core",),
+        suite_version="0.1.0",
+        created="2026-12-02T18:00:00+00:00",
+        requirements=(
+            RequirementRecord("R-1", "core", "MUST", "failed", 0.5, 2, "ended", examples),
+            RequirementRecord("R-2", "async", "SHOULD", "not-run", 0.0, 0, ""),
+        ),
+        complete=False,
+        interrupted=True,
+        outside_requirements=(examples[0],),
+    )
+    validate(json.loads(json.dumps(to_json(report))))  # as written to the file
+
+
+def test_the_schema_rejects_what_is_not_a_report() -> None:
+    good = json.loads((RESULTS / "reference.json").read_text(encoding="utf-8"))
+    for broken in (
+        {**good, "format": 1},
+        {**good, "requirements": [{**good["requirements"][0], "outcome": "maybe"}]},
+        {key: value for key, value in good.items() if key != "complete"},
+    ):
+        with pytest.raises(jsonschema.ValidationError):
+            validate(broken)
