@@ -26,6 +26,8 @@ from conformance.report import ReportError, read_report
 from conformance.spec_files import spec_dir
 
 PROG = "forkwait-conformance"
+#: this command's own pytest configuration (an empty one), shipped with the package
+_INI = Path(__file__).with_name("cli-pytest.ini")
 _EPILOG = f"""\
 Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
 -n N (workers), --junitxml PATH, -x, -v ... Options after "--" go to pytest as
@@ -78,7 +80,8 @@ def cache_dir() -> Path:
 def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
     """The pytest command line that runs the spec documents with the plugin."""
     docs = Path(spec_root).resolve() if spec_root else spec_dir()
-    args = [str(docs), "--rootdir", str(docs), "-p", "conformance.plugin", "-p", "no:doctest"]
+    args = [str(docs), "--rootdir", str(docs), "-c", str(_INI)]
+    args += ["-p", "conformance.plugin", "-p", "no:doctest"]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
     args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]

@@ -30,7 +30,7 @@ import pytest
 
 from conformance.catalog import Requirement
 from conformance.reporting import failure_kind
-from conformance.spec_items import SpecItem, requirement_from_nodeid
+from conformance.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
 from conformance.sphinx_doctest.plugin import retire_worker
 
 #: seconds past --example-timeout before the watchdog ends the process (at most)
@@ -65,9 +65,12 @@ def _spec_side(lines: list[str]) -> list[str]:
 class Isolation:
     """Registered by the plugin on the controller and on every worker."""
 
-    def __init__(self, config: pytest.Config, catalog: Mapping[str, Requirement]) -> None:
+    def __init__(
+        self, config: pytest.Config, catalog: Mapping[str, Requirement], options: RunOptions
+    ) -> None:
         self.timeout: float = config.getoption("example_timeout") or 0.0
         self.catalog = catalog
+        self.options = options
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.dump: IO[str] | None = None
         if workerinput is None:  # controller: the folder workers dump into
@@ -93,13 +96,17 @@ class Isolation:
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
         hung, text = self.describe(requirement or crashitem, str(worker))
-        report.longrepr = text
         known = self.catalog.get(requirement or "")
+        number = _example_number(crashitem)
+        if known is not None:
+            schedule = crashitem.partition("[schedule ")[2].rstrip("]") or None
+            text = f"{headline(known, int(number or 0), schedule, self.options)}\n\n{text}"
+        report.longrepr = text
         report.user_properties = [
             ("requirement", requirement or ""),
             ("profile", known.profile if known else ""),
             ("level", known.level if known else ""),
-            ("example", _example_number(crashitem)),
+            ("example", number),
             ("failure_kind", "hang" if hung else "crash"),
         ]
         # the item's name, not its file, heads the failure (as for any other failure)

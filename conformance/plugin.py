@@ -11,6 +11,7 @@ one decides the run (run_config.py), names items by requirement
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from conformance.run_config import (
     in_scope,
     spec_location,
 )
-from conformance.spec_items import make_items
+from conformance.spec_items import SpecItem, make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.items import DocumentFile, TestSpec
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
@@ -67,7 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SPEC] = location
     config.stash[_SETUP] = setup
     select(setup.options.adapter)
-    config.pluginmanager.register(Isolation(config, setup.catalog), "forkwait-isolation")
+    isolation = Isolation(config, setup.catalog, setup.options)
+    config.pluginmanager.register(isolation, "forkwait-isolation")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist)
         reporter = ConformanceReporter(
             config, setup.catalog, setup.options, setup.project.read_warnings
@@ -84,6 +86,16 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; "
         f"spec: {config.stash[_SPEC].root}"
     )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if isinstance(item, SpecItem):
+        item.leniently(report, call)
+    return report
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -21,6 +21,7 @@ from conformance.report import build_report, write_report
 from conformance.spec_items import RunOptions
 from conformance.sphinx_doctest.items import CleanupFailed, DoctestFailed, GroupSetupFailed
 from conformance.summary import RunResults, render_table
+from conformance.worker_lines import reword_worker_lines
 
 _TIMEOUT_PREFIX = "Timeout (>"
 
@@ -60,6 +61,10 @@ class ConformanceReporter:
         report = config.getoption("report")
         self.report_path = Path(report) if report else None
         self.selected: set[str] | None = None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        reword_worker_lines(self.config)
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

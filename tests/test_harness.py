@@ -306,3 +306,56 @@ def test_the_spec_passes_under_xdist_with_documents_kept_together() -> None:
     assert "failed" not in result.stdout.splitlines()[-1]
     # the summary table, folded from the workers' reports: every requirement passed
     assert re.search(r"^all\s+(\d+)\s+\1(\s+0){5}$", result.stdout, re.MULTILINE), result.stdout
+
+
+SHOULD_DOC = """Levels
+======
+
+.. requirement:: LEVEL-SHOULD-1
+   :profile: core
+   :level: SHOULD
+
+   It SHOULD print 2.
+
+.. testcode::
+
+   print(3)
+
+.. testoutput::
+
+   2
+
+.. requirement:: LEVEL-MUST-1
+   :profile: core
+   :level: MUST
+
+   It MUST print 1.
+
+.. testcode::
+
+   print(1)
+
+.. testoutput::
+
+   1
+"""
+
+
+def test_a_failed_should_is_reported_and_fails_the_run_only_when_strict(
+    pytester: pytest.Pytester,
+) -> None:
+    from conformance.report import read_report  # noqa: PLC0415
+
+    (pytester.path / "levels.rst").write_text(SHOULD_DOC)
+    lenient = run_spec(pytester, "--report", "lenient.json", "-rx")
+    assert lenient.ret == pytest.ExitCode.OK
+    assert "failed SHOULD requirements (reported; fails the run only with --strict): " in (
+        lenient.stdout.str()
+    )
+    lenient.assert_outcomes(passed=1, xfailed=1)
+    record = read_report(pytester.path / "lenient.json").by_id()["LEVEL-SHOULD-1"]
+    assert (record.level, record.outcome) == ("SHOULD", "failed")
+    strict = run_spec(pytester, "--strict-levels", "--junitxml", "strict.xml")
+    assert strict.ret == pytest.ExitCode.TESTS_FAILED
+    strict.assert_outcomes(passed=1, failed=1)
+    assert 'name="level" value="SHOULD"' in (pytester.path / "strict.xml").read_text()
