@@ -33,8 +33,9 @@ from conformance.run_config import (
 )
 from conformance.spec_items import SpecItem, make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
-from conformance.sphinx_doctest.items import DocumentFile, TestSpec
+from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
+from conformance.sphinx_doctest.specs import TestSpec
 from conformance.xfails import XfailsError
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"

@@ -25,7 +25,7 @@ from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.report import ReportError, check_writable
 from conformance.spec_files import spec_conf_dir, spec_dir
 from conformance.spec_items import RunOptions
-from conformance.sphinx_doctest.items import cache_root
+from conformance.sphinx_doctest.collectors import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 from conformance.xfails import check_known, load_entries
 

@@ -21,14 +21,10 @@ from docutils import nodes
 
 from conformance.adapter import Adapter
 from conformance.catalog import Requirement, is_example, walk_document
-from conformance.sphinx_doctest.items import (
-    DoctestFailed,
-    DoctestItem,
-    DocumentFile,
-    TestSpec,
-    default_name,
-)
-from conformance.sphinx_doctest.runner import RunResult
+from conformance.sphinx_doctest.collectors import DocumentFile
+from conformance.sphinx_doctest.items import DoctestFailed, DoctestItem
+from conformance.sphinx_doctest.runners import RunResult
+from conformance.sphinx_doctest.specs import TestSpec, default_name
 
 #: the name prefix of an example that follows no requirement
 OUTSIDE = "outside-requirements"

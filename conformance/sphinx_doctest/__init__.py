@@ -1,14 +1,18 @@
 """Run any Sphinx project's doctests under pytest, exactly as ``sphinx-build -b doctest``.
 
 ``python -m pytest -p conformance.sphinx_doctest SRCDIR`` (SRCDIR holds
-``conf.py``, or name it with ``--sphinx-confdir``) collects one pytest item per
-test that Sphinx's doctest builder would run, and gives each the same outcome:
-Sphinx parses the documents, and each group's setup, tests and cleanup run
-through Sphinx's own runner. Nothing here knows of the forkwait spec.
+``conf.py``, or name its folder with ``--sphinx-confdir``) collects one pytest
+item per test that Sphinx's doctest builder would run, and gives each the same
+outcome: Sphinx parses the documents, and each group's setup, tests and
+cleanup run through Sphinx's own runner. Nothing here knows of the forkwait
+spec; ``conformance.plugin`` builds on it through hooks.py.
 
-The data flow: project.py (Sphinx reads the project) -> model.py (groups, as
-``test_doc`` builds them) -> items.py (one pytest item per test) -> runner.py
-(``test_group``'s steps, one test at a time) -> failures.py (what a reader sees).
+The data flow: project.py (Sphinx reads the project) -> model.py (each
+document's groups, as ``test_doc`` builds them) -> specs.py and collectors.py
+(one pytest item per test, in Sphinx's order) -> items.py and document_run.py
+(``test_group``'s steps, one test at a time, through runners.py and
+compiling.py) -> failures.py (what a reader sees). scheduling.py keeps a
+document on one pytest-xdist worker and survives workers that die.
 """
 
 pytest_plugins = ["conformance.sphinx_doctest.plugin"]

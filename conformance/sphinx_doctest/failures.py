@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from conformance.sphinx_doctest.compiling import format_exception
 from conformance.sphinx_doctest.model import Block
-from conformance.sphinx_doctest.runner import WHERE_NOTE, ExampleFailure, RunResult
+from conformance.sphinx_doctest.runners import WHERE_NOTE, ExampleFailure, RunResult
 
 #: longest source excerpt shown for one example, in lines
 SOURCE_LINES = 40

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from conformance.sphinx_doctest.items import DocumentFile, TestSpec
+    from conformance.sphinx_doctest.collectors import DocumentFile
     from conformance.sphinx_doctest.project import SphinxSource
+    from conformance.sphinx_doctest.specs import TestSpec
 
 
 @pytest.hookspec(firstresult=True)

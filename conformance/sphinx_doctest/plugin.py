@@ -16,19 +16,17 @@ from typing import Any
 import pytest
 
 from conformance.sphinx_doctest import hooks
+from conformance.sphinx_doctest.collectors import FAULTED_KEY, DocumentFile, ProjectDir
 from conformance.sphinx_doctest.items import (
-    FAULTED_KEY,
     CleanupFailed,
     DoctestItem,
-    DocumentFile,
     GroupSetupFailed,
-    ProjectDir,
-    TestSpec,
     default_items,
 )
 from conformance.sphinx_doctest.project import SphinxSource
-from conformance.sphinx_doctest.runner import install_interrupt_handler
+from conformance.sphinx_doctest.runners import install_interrupt_handler
 from conformance.sphinx_doctest.scheduling import SCHEDULER_KEY, DocumentScheduling
+from conformance.sphinx_doctest.specs import TestSpec
 
 #: user property of a report whose worker ends itself after it (see retire_worker)
 RETIRE_PROPERTY = "sphinx_doctest_retire"
