@@ -111,6 +111,8 @@ class Isolation:
         ]
         # the item's name, not its file, heads the failure (as for any other failure)
         report.location = (report.location[0], None, crashitem.rpartition("::")[2])
+        report.when = "call"  # its test failed (xdist says "???": JUnit would call it an error)
+        report.forkwait_ended_worker = True  # type: ignore[attr-defined]
 
     def describe(self, what: str, worker: str) -> tuple[bool, str]:
         """Whether the example hung (rather than crashed), and a report saying so."""

@@ -69,11 +69,29 @@ class ConformanceReporter:
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.results.add(report)
+        if getattr(report, "forkwait_ended_worker", False):
+            self._close_ended_example(report)
         # Once every other plugin has seen it, the report forgets its xdist worker, so
         # that pytest does not head each failure with "[gw0] linux -- Python ..."
         # (every example runs in the same kind of worker: the line says nothing).
         if hasattr(report, "node"):
             del report.node
+
+    def _close_ended_example(self, report: pytest.TestReport) -> None:
+        """An example that crashed or hung its worker has no teardown report, and JUnit
+        writes a test's properties (requirement, profile, level...) only from that one:
+        give it one, so that its JUnit test case says what it checked."""
+        closing = pytest.TestReport(
+            report.nodeid,
+            report.location,
+            {},
+            "passed",
+            None,
+            "teardown",
+            user_properties=list(report.user_properties),
+        )
+        closing.node = report.node  # type: ignore[attr-defined]  # xdist keys tests by worker
+        self.config.hook.pytest_runtest_logreport(report=closing)
 
     def _uncollected(self) -> list[str]:
         """Requirements without a single collected example, when nothing was deselected."""

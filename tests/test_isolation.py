@@ -210,3 +210,24 @@ def test_ctrl_c_stops_the_run_and_the_report_says_what_did_not_run(tmp_path: Pat
     runs = {r["id"]: r["outcome"] for r in data["requirements"]}
     assert runs["OK-BEFORE-1"] == "passed"
     assert runs["OK-AFTER-1"] == runs["OK-AFTER-2"] == "not-run"
+
+
+def test_junit_counts_a_crash_as_a_failure_of_its_requirement(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET  # noqa: PLC0415 - our own file
+
+    folder = write_spec(tmp_path, "crash")
+    junit = folder / "junit.xml"
+    result, _ = run_suite(folder, "--junitxml", str(junit))
+    assert result.returncode == 1
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    assert (suite.get("failures"), suite.get("errors")) == ("1", "0")
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert sorted(cases) == ["FAULT-1[1]", "OK-AFTER-1[1]", "OK-AFTER-2[1]", "OK-BEFORE-1[1]"]
+    crashed = cases["FAULT-1[1]"]
+    assert crashed.find("failure") is not None
+    properties = {p.get("name"): p.get("value") for p in crashed.iter("property")}
+    assert properties["requirement"] == "FAULT-1"
+    assert properties["profile"] == "core"
+    assert properties["level"] == "MUST"
+    assert properties["failure_kind"] == "crash"
