@@ -126,29 +126,19 @@ def document_groups(project: SphinxProject, docname: str) -> dict[str, TestGroup
 def _add_global_code(groups: dict[str, TestGroup], setup: str, cleanup: str) -> None:
     """doctest_global_setup first, doctest_global_cleanup last, in every group (test_doc)."""
     if setup:
-        code = Block(
-            setup,
-            "testsetup",
-            filename=GLOBAL_SETUP,
-            lineno=0,
-            options=None,
-            node=None,
-            location=Location(None, None, "doctest_global_setup (conf.py)"),
-        )
+        code = _from_conf(setup, "testsetup", GLOBAL_SETUP, "doctest_global_setup")
         for group in groups.values():
             group.add_code(code, prepend=True)
     if cleanup:
-        code = Block(
-            cleanup,
-            "testcleanup",
-            filename=GLOBAL_CLEANUP,
-            lineno=0,
-            options=None,
-            node=None,
-            location=Location(None, None, "doctest_global_cleanup (conf.py)"),
-        )
+        code = _from_conf(cleanup, "testcleanup", GLOBAL_CLEANUP, "doctest_global_cleanup")
         for group in groups.values():
             group.add_code(code)
+
+
+def _from_conf(code: str, kind: str, filename: str, value: str) -> Block:
+    """A block conf.py gives as a configuration value (Sphinx's TestCode at line 0)."""
+    where = Location(None, None, f"{value} (conf.py)")
+    return Block(code, kind, filename=filename, lineno=0, options=None, node=None, location=where)
 
 
 def locate(node: nodes.Element, source: str, project: SphinxProject, docname: str) -> Location:
