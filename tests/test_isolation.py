@@ -222,7 +222,7 @@ def test_junit_counts_a_crash_as_a_failure_of_its_requirement(tmp_path: Path) ->
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     assert (suite.get("failures"), suite.get("errors")) == ("1", "0")
-    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    cases = {str(case.get("name")): case for case in suite.iter("testcase")}
     assert sorted(cases) == ["FAULT-1[1]", "OK-AFTER-1[1]", "OK-AFTER-2[1]", "OK-BEFORE-1[1]"]
     crashed = cases["FAULT-1[1]"]
     assert crashed.find("failure") is not None
