@@ -12,19 +12,25 @@ is a :class:`requirement_node` carrying ``req_id``, ``profile``, ``level`` and
 ``explore`` as node attributes, so other tools can read the rules from the
 doctrees (``node["level"]``).
 
-In HTML, every ``testoutput`` block is captioned "Output", so a reader tells
-what an example prints from the code that prints it.
+``.. requirement-counts::`` is a table of how many requirements each profile
+has at each level, counted from the boxes, so no page states a number that
+the spec has outgrown.
+
+Loading this extension also loads ``conformance.docs_blocks`` (how example
+blocks are shown: "Output" captions, visible ``testsetup``) and
+``conformance.docs_matrix`` (``.. conformance-matrix::``) and
+``conformance.docs_schema`` (``.. report-schema::``); they are set up
+from here, not imported, because the matrix reads reports, whose module
+imports the catalog, which imports this one.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -38,7 +44,6 @@ _TEST_NODE_TYPES = ("testcode", "doctest")
 _OBJECT_TYPE = "forkwait-requirement"
 #: The RFC 2119 levels a requirement can have, strongest first.
 LEVELS = ("MUST", "SHOULD", "MAY")
-OUTPUT_CAPTION = "Output"
 
 
 @dataclass
@@ -142,39 +147,41 @@ def _title(req_id: str, target: str, profile: str, level: str, explore: bool) ->
     return title
 
 
-class ConformanceMatrixDirective(SphinxDirective):
-    """``.. conformance-matrix:: a.json b.json``: results side by side (paths relative
-    to the document), rendered by the same code as ``forkwait-conformance matrix``."""
-
-    required_arguments = 1
-    optional_arguments = 20
-    has_content = False
-    option_spec: ClassVar[dict[str, Any]] = {"details": directives.flag}
-
-    def run(self) -> list[nodes.Node]:
-        from conformance.matrix import details_rst, to_rst  # noqa: PLC0415
-        from conformance.report import ReportError, read_report  # noqa: PLC0415
-
-        reports = []
-        for argument in self.arguments:
-            _, path = self.env.relfn2path(argument, self.env.docname)
-            self.env.note_dependency(path)
-            try:
-                reports.append(read_report(Path(path)))
-            except ReportError as exc:
-                raise self.error(str(exc)) from exc
-        container = nodes.container(classes=["forkwait-matrix"])
-        text = to_rst(reports)
-        if "details" in self.options:
-            text += "\n" + details_rst(reports)
-        lines = StringList(text.splitlines(), source=self.env.docname)
-        self.state.nested_parse(lines, self.content_offset, container)
-        return [container]
-
-
 class RequirementIndexDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         return [requirement_index_node()]
+
+
+class requirement_counts_node(nodes.General, nodes.Element):
+    """Placeholder replaced by the table of requirement counts per profile and level."""
+
+
+class RequirementCountsDirective(SphinxDirective):
+    def run(self) -> list[nodes.Node]:
+        return [requirement_counts_node()]
+
+
+def fill_counts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Profile, what it covers, then one count per level and the total; a last row sums."""
+    known = _requirements(app.env).values()
+    rows: list[list[str]] = []
+    for profile, about in [*PROFILES.items(), ("all", "every profile")]:
+        mine = [info for info in known if profile in ("all", info["profile"])]
+        counts = [sum(1 for info in mine if info["level"] == level) for level in LEVELS]
+        rows.append([profile, about, *map(str, counts), str(len(mine))])
+    for placeholder in doctree.findall(requirement_counts_node):
+        table = nodes.table(classes=["forkwait-requirement-counts"])
+        group = nodes.tgroup(cols=len(LEVELS) + 3)
+        table += group
+        group += [nodes.colspec(colwidth=w) for w in (10, 50, *[8] * len(LEVELS), 8)]
+        head = nodes.thead()
+        head += _row(nodes.Text("profile"), "covers", *LEVELS, "total")
+        body = nodes.tbody()
+        for profile, *cells in rows:
+            first = nodes.strong("", profile) if profile == "all" else nodes.literal("", profile)
+            body += _row(first, *cells)
+        group += [head, body]
+        placeholder.replace_self(table)
 
 
 def count_examples(app: Sphinx, doctree: nodes.document) -> None:
@@ -254,24 +261,6 @@ def _row(first: nodes.Node, *cells: str | list[nodes.Node]) -> nodes.row:
     return row
 
 
-def caption_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Caption every ``testoutput`` block "Output", as Sphinx captions a ``code-block``.
-
-    Done on the resolved (written) doctree only: the stored one, which the doctest
-    builder and other tools read, keeps its blocks as they are.
-    """
-    for block in list(doctree.findall(nodes.literal_block)):
-        if block.get("testnodetype") != "testoutput":
-            continue
-        wrapper = nodes.container(
-            "", literal_block=True, classes=["literal-block-wrapper", "forkwait-output"]
-        )
-        wrapper += nodes.caption("", OUTPUT_CAPTION)
-        doctree.set_id(wrapper, suggested_prefix="output")  # Sphinx wants captioned code anchored
-        block.replace_self(wrapper)
-        wrapper += block
-
-
 def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     known = _requirements(env)
     for req_id in [k for k, v in known.items() if v["docname"] == docname]:
@@ -296,7 +285,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_object_type(_OBJECT_TYPE, "req", objname="requirement")
     app.add_directive("requirement", RequirementDirective)
     app.add_directive("requirement-index", RequirementIndexDirective)
-    app.add_directive("conformance-matrix", ConformanceMatrixDirective)
     app.add_node(
         requirement_node,
         html=(_visit_box, _depart_box),
@@ -304,10 +292,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
         text=(_visit_box, _depart_box),
     )
     app.add_node(requirement_index_node)
+    app.add_directive("requirement-counts", RequirementCountsDirective)
+    app.add_node(requirement_counts_node)
+    app.connect("doctree-resolved", fill_counts)
+    app.setup_extension("conformance.docs_blocks")
+    app.setup_extension("conformance.docs_matrix")
+    app.setup_extension("conformance.docs_schema")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)
-    app.connect("doctree-resolved", caption_outputs)
     app.connect("env-purge-doc", purge)
     app.connect("env-merge-info", merge)
     app.add_css_file("forkwait.css")

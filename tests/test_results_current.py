@@ -20,7 +20,7 @@ def recorded(name: str) -> RunReport:
     return read_report(RESULTS / f"{name}.json")
 
 
-@pytest.mark.parametrize("name", ["reference", "torch"])
+@pytest.mark.parametrize("name", ["reference", "torch", "dask"])
 def test_recorded_results_cover_exactly_the_spec(name: str) -> None:
     ids = [record.id for record in recorded(name).requirements]
     assert ids == list(requirements_in(spec_dir())), f"docs/_results/{name}.json is stale: " + (
@@ -33,12 +33,20 @@ def test_the_reference_passes_every_requirement() -> None:
     assert {o for o in outcomes.values()} == {"passed"}, outcomes
 
 
-@pytest.mark.parametrize("name", ["reference", "torch"])
+@pytest.mark.parametrize("name", ["reference", "torch", "dask"])
 def test_recorded_runs_were_complete_and_read_a_clean_spec(name: str) -> None:
     report = recorded(name)
     assert report.complete, REGENERATE
     assert not report.interrupted, REGENERATE
     assert report.spec_warnings == "", REGENERATE
+
+
+def test_dask_in_process_passes_every_claimed_requirement() -> None:
+    report = recorded("dask")
+    outcomes = {r.outcome for r in report.requirements if r.profile in report.profiles}
+    assert outcomes == {"passed"}, REGENERATE
+    unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
+    assert unclaimed <= {"skipped"}, REGENERATE
 
 
 def test_torch_fails_exactly_its_declared_requirements() -> None:

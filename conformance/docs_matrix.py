@@ -1,0 +1,141 @@
+"""The docs' ``.. conformance-matrix::``: recorded runs side by side, coloured by outcome.
+
+``.. conformance-matrix:: a.json b.json`` (paths relative to the document)
+draws, from ``--report`` files: which run each column is (suite version and
+date), the totals per profile, the requirement x implementation matrix, and
+with ``:details:`` the reason behind every cell that is not a pass. Rows,
+totals and wording come from :mod:`conformance.matrix`, as the terminal's
+``forkwait-conformance matrix`` prints them.
+
+The tables are built as docutils nodes rather than reST text because a cell's
+colour is a class on its ``<td>``, which reST tables cannot set; the colours
+are in ``conf/_static/forkwait.css``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from conformance.adapter import PROFILES
+from conformance.matrix import (
+    CELL,
+    SHOWN,
+    column,
+    details_rst,
+    matrix_outcomes,
+    profile_totals,
+    runs_rows,
+)
+from conformance.report import ReportError, RunReport, read_report
+
+Cell = str | nodes.Node | list[nodes.Node]
+
+
+def chip(outcome: str, text: str | None = None) -> nodes.inline:
+    """An outcome's label, coloured as its matrix cells are."""
+    label = CELL.get(outcome, outcome).strip("*") if text is None else text
+    return nodes.inline("", label, classes=["forkwait-chip", f"forkwait-outcome-{outcome}"])
+
+
+def entry(content: Cell, classes: Sequence[str] = ()) -> nodes.entry:
+    cell = nodes.entry(classes=list(classes))
+    if isinstance(content, str):
+        cell += nodes.paragraph("", content)
+    elif isinstance(content, list):
+        cell += nodes.paragraph("", "", *content)
+    else:
+        cell += content if isinstance(content, nodes.Body) else nodes.paragraph("", "", content)
+    return cell
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[nodes.entry]], kind: str) -> nodes.table:
+    """A table with a header row; ``kind`` names it for the stylesheet."""
+    result = nodes.table(classes=["forkwait-results", f"forkwait-results-{kind}"])
+    group = nodes.tgroup(cols=len(header))
+    result += group
+    group += [nodes.colspec(colwidth=1) for _ in header]
+    head = nodes.thead()
+    head += nodes.row("", *[entry(text) for text in header])
+    body = nodes.tbody()
+    body += [nodes.row("", *row) for row in rows]
+    group += [head, body]
+    return result
+
+
+class ConformanceMatrixDirective(SphinxDirective):
+    required_arguments = 1
+    optional_arguments = 20
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {"details": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        reports = [self._read(argument) for argument in self.arguments]
+        container = nodes.container(classes=["forkwait-matrix"])
+        container += nodes.rubric("", "The runs")
+        header, rows = runs_rows(reports)
+        container += table(header, [[entry(cell) for cell in row] for row in rows], "runs")
+        container += nodes.rubric("", "Totals per profile")
+        container += self._totals(reports)
+        container += nodes.rubric("", "Requirement by requirement")
+        container += self._legend()
+        container += self._matrix(reports)
+        if "details" in self.options:
+            container += nodes.rubric("", "Why a requirement is not passed")
+            lines = StringList(details_rst(reports).splitlines(), source=self.env.docname)
+            self.state.nested_parse(lines, self.content_offset, container)
+        return [container]
+
+    def _read(self, argument: str) -> RunReport:
+        _, path = self.env.relfn2path(argument, self.env.docname)
+        self.env.note_dependency(path)
+        try:
+            return read_report(Path(path))
+        except ReportError as exc:
+            raise self.error(str(exc)) from exc
+
+    def _totals(self, reports: Sequence[RunReport]) -> nodes.table:
+        totals = [profile_totals(report) for report in reports]
+        rows = []
+        for profile in [*PROFILES, "all"]:
+            row = [entry(nodes.strong("", profile) if profile == "all" else profile)]
+            for counts in totals:
+                chips: list[nodes.Node] = []
+                for outcome in SHOWN:
+                    if counts[profile][outcome]:
+                        label = f"{counts[profile][outcome]} {CELL[outcome].strip('*')}"
+                        chips += [chip(outcome, label), nodes.Text(" ")]
+                row.append(entry(chips or "none"))
+            rows.append(row)
+        return table(["profile"] + [column(r) for r in reports], rows, "totals")
+
+    def _legend(self) -> nodes.paragraph:
+        legend = nodes.paragraph(classes=["forkwait-legend"])
+        for outcome in SHOWN:
+            legend += [chip(outcome), nodes.Text(" ")]
+        return legend
+
+    def _matrix(self, reports: Sequence[RunReport]) -> nodes.table:
+        rows = []
+        for req_id, profile, outcomes in matrix_outcomes(reports):
+            link, messages = self.state.inline_text(f":req:`{req_id}`", self.lineno)
+            cells = [entry([*link, *messages]), entry(profile)]
+            cells += [
+                entry(CELL.get(o, o).strip("*"), ["forkwait-cell", f"forkwait-outcome-{o}"])
+                for o in outcomes
+            ]
+            rows.append(cells)
+        header = ["requirement", "profile"] + [column(r) for r in reports]
+        return table(header, rows, "matrix")
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.add_directive("conformance-matrix", ConformanceMatrixDirective)
+    return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
