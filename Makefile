@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: conformance conformance-torch conformance-dask matrix test lint type docs doctest check wheel-smoke clean
+.PHONY: conformance conformance-torch conformance-dask matrix test lint type docs docs-tools doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
 
 $(STAMP): pyproject.toml
@@ -29,11 +29,12 @@ conformance-torch: $(TORCH_STAMP)
 conformance-dask: $(STAMP)
 	$(BIN)/forkwait-conformance --impl dask
 
-## re-record docs/_results/ (the docs' conformance matrix)
+## re-record docs/_results/ (the docs' conformance matrix): every implementation the project ships
 matrix: $(TORCH_STAMP)
 	$(BIN)/forkwait-conformance --impl reference -q --report docs/_results/reference.json
 	$(BIN)/forkwait-conformance --impl torch -q --report docs/_results/torch.json
-	$(BIN)/forkwait-conformance matrix docs/_results/reference.json docs/_results/torch.json
+	$(BIN)/forkwait-conformance --impl dask -q --report docs/_results/dask.json
+	$(BIN)/forkwait-conformance matrix docs/_results/reference.json docs/_results/torch.json docs/_results/dask.json
 
 ## unit tests of reference_impl and conformance, plus the spec's examples (two workers)
 test: $(STAMP)
@@ -48,7 +49,18 @@ lint: $(STAMP)
 type: $(STAMP)
 	$(BIN)/mypy
 
-docs: $(STAMP)
+## Graphviz's dot, which draws the spec's trace graphs (sphinx.ext.graphviz): Debian's
+## package, installed when missing if we are root (CI is); otherwise says what to install
+docs-tools:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" != 0 ]; then \
+	    echo "make docs needs Graphviz's dot: sudo apt-get install graphviz" >&2; exit 1; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q --no-install-recommends graphviz >/dev/null 2>&1 \
+	  || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends graphviz >/dev/null; }; \
+	  command -v dot >/dev/null; }
+
+docs: $(STAMP) docs-tools
 	$(BIN)/sphinx-build -W -q -E -c conf docs build/html
 
 doctest: $(STAMP)

@@ -24,8 +24,13 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx_autodoc_typehints",
     "sphinx.ext.doctest",
+    "sphinx.ext.graphviz",
     "conformance.sphinxext",
+    # pictures drawn from real runs of the reference when the HTML is written
+    # (traced graphs need Graphviz's `dot`: `make docs` installs it)
+    "conformance.docs_pictures",
 ]
+graphviz_output_format = "svg"
 html_theme = "furo"
 html_static_path = [str(HERE / "_static")]
 html_title = "forkwait spec"
