@@ -106,8 +106,14 @@ def to_svg(timeline: Timeline, ident: str = "timeline", title: str = "") -> str:
             f'<rect x="{left}" y="{top}" width="{width}" height="{BAR}" rx="3" '
             f'fill="{FILL[span.kind]}" stroke="{STROKE[span.kind]}"/>'
         )
-        if len(span.name) * CHAR + 8 <= width:
-            out.append(f'<text x="{left + 4}" y="{top + BAR - 4}" fill="#202124">{text}</text>')
+        # the whole name if it fits, else its first word ("wait"); the tooltip has it all
+        shown = next(
+            (t for t in (span.name, span.name.split()[0]) if len(t) * CHAR + 8 <= width), ""
+        )
+        if shown:
+            out.append(
+                f'<text x="{left + 4}" y="{top + BAR - 4}" fill="#202124">{escape(shown)}</text>'
+            )
         out.append("</g>")
     out += _arrows(timeline, ident, x, y)
     out += _legend(legend_y)
