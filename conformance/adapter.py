@@ -31,14 +31,26 @@ PROFILES: Mapping[str, str] = {
     "async": "scripted forks run concurrently, on their own, in the background",
     "dynamic": "scripted code may fork any Python callable: lambdas, closures, recursion",
     "trace": "trace() records forks and waits in a graph",
+    "futures": "the Future API: created futures, set_result/set_exception, then, callbacks",
 }
 
 #: The ``fw`` names each profile's examples use.
 PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
-    "core": ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"),
+    "core": (
+        "fork",
+        "wait",
+        "Future",
+        "Module",
+        "ModuleList",
+        "script",
+        "ignore",
+        "collect_all",
+        "wait_all",
+    ),
     "async": ("fork", "wait", "Future", "script", "ignore"),
     "dynamic": ("fork", "wait", "script"),
-    "trace": ("fork", "wait", "Module", "trace", "tensor", "graph_nodes"),
+    "trace": ("fork", "wait", "Module", "script", "trace", "tensor", "graph_nodes"),
+    "futures": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
 }
 
 

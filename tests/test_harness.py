@@ -124,11 +124,14 @@ from types import ModuleType
 from conformance.adapter import Adapter
 from conformance.xfails import Entry
 import reference_impl
+from conformance.adapters.reference import module_list_class
 
 def _fw(names):
     fw = ModuleType("fw")
     for name in names:
         setattr(fw, name, getattr(reference_impl, name))
+    if "Module" in names:
+        fw.ModuleList = module_list_class()
     return fw
 
 ALL = ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all")
@@ -204,8 +207,8 @@ def test_a_broken_adapter_fails_fast_listing_what_is_wrong(pytester: pytest.Pyte
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "*adapter 'broken' is broken: fw lacks Future, Module, collect_all, ignore, script, "
-            "wait_all; fw names that are not callable: wait (int)*"
+            "*adapter 'broken' is broken: fw lacks Future, Module, ModuleList, collect_all, ignore, "
+            "script, wait_all; fw names that are not callable: wait (int)*"
         ]
     )
 
@@ -243,7 +246,7 @@ def test_an_adapter_factory_that_hangs_is_stopped_by_the_deadline(tmp_path: Path
 
 def test_reference_is_registered_and_claims_its_profiles() -> None:
     adapter = load_adapter("reference")
-    assert adapter.profiles == {"core", "async", "dynamic", "trace"}
+    assert adapter.profiles == {"core", "async", "dynamic", "trace", "futures"}
     assert adapter.missing_names() == []
 
 

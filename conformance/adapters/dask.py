@@ -7,9 +7,14 @@ from pathlib import Path
 from types import ModuleType
 
 from conformance.adapter import Adapter
+from conformance.adapters.reference import module_list_class
 from conformance.xfails import load_entries
 
-#: what a cluster in other processes cannot do: share memory with the caller
+#: what Dask fails on every cluster
+XFAILS_FILE = Path(__file__).with_name("dask_xfails.toml")
+#: what hangs on Dask: never run
+SKIPS_FILE = Path(__file__).with_name("dask_skips.toml")
+#: what a cluster in other processes cannot do besides: share memory with the caller
 REMOTE_XFAILS_FILE = Path(__file__).with_name("dask_remote_xfails.toml")
 
 
@@ -22,6 +27,7 @@ def adapter() -> Adapter:
     fw = ModuleType("fw", "forkwait on Dask, as the spec's examples see it")
     for name in ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"):
         setattr(fw, name, getattr(dask_impl, name))
+    fw.ModuleList = module_list_class()  # type: ignore[attr-defined]  # modules are the reference's
     import distributed  # noqa: PLC0415
 
     return Adapter(
@@ -29,5 +35,9 @@ def adapter() -> Adapter:
         version=f"{dask_impl.__version__} (distributed {distributed.__version__})",
         fw=fw,
         profiles=frozenset({"core", "async", "dynamic"}),
-        expected_failures=load_entries(REMOTE_XFAILS_FILE) if remote else {},
+        expected_failures={
+            **load_entries(XFAILS_FILE),
+            **(load_entries(REMOTE_XFAILS_FILE) if remote else {}),
+        },
+        skips=load_entries(SKIPS_FILE, "skips"),
     )

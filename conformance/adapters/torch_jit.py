@@ -64,17 +64,23 @@ def graph_nodes(traced: Any) -> list[GraphNode]:
     return list(_nodes(traced.graph.nodes()))
 
 
-def _quiet(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Call a torch.jit entry point that is used from Python only, without its warning."""
+class _Quiet:
+    """A torch.jit entry point used from Python only, called without its DeprecationWarning.
 
-    def call(*args: Any, **kwargs: Any) -> Any:
+    An instance, not a closure, so that it pickles (by the entry point's name): the
+    examples of LIFECYCLE-EXIT-1 hand ``fw`` to a new interpreter by pickle.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.__name__ = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import torch  # noqa: PLC0415
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            return func(*args, **kwargs)
-
-    call.__name__ = getattr(func, "__name__", "call")
-    call.__doc__ = getattr(func, "__doc__", None)
-    return call
+            return getattr(torch.jit, self.name)(*args, **kwargs)
 
 
 def _trace(func: Callable[..., Any], example_inputs: Any) -> Any:
@@ -98,7 +104,8 @@ def adapter() -> Adapter:
     fw.Future = torch.jit.Future  # type: ignore[attr-defined]
     fw.ignore = torch.jit.ignore  # type: ignore[attr-defined]
     fw.Module = torch.nn.Module  # type: ignore[attr-defined]
-    fw.script = _quiet(torch.jit.script)  # type: ignore[attr-defined]
+    fw.ModuleList = torch.nn.ModuleList  # type: ignore[attr-defined]
+    fw.script = _Quiet("script")  # type: ignore[attr-defined]
     fw.trace = _trace  # type: ignore[attr-defined]
     fw.tensor = torch.tensor  # type: ignore[attr-defined]
     fw.graph_nodes = graph_nodes  # type: ignore[attr-defined]
@@ -108,7 +115,7 @@ def adapter() -> Adapter:
         name="torch",
         version=torch.__version__,
         fw=fw,
-        profiles=frozenset({"core", "async", "trace"}),
+        profiles=frozenset({"core", "async", "trace", "futures"}),
         expected_failures=load_entries(XFAILS_FILE),
         skips=load_entries(SKIPS_FILE, "skips"),
         warning_filters=WARNING_FILTERS,
