@@ -51,6 +51,10 @@ _NEEDS_EARLY_RETURN = "the example needs fork to return before its task ends"
 _NEEDS_UNWAITED = "the example forks a task it never waits on"
 _FAILED_FUTURE = "the example gets a failed future out of scripted code, which fork now raises"
 _NO_RAISE = "the example expects wait to raise"
+_LOOKS_DONE = "the example's future looks done while its task runs, so then and wait_all read it"
+_NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
+_NEW_INPUT = "the example calls the traced function on a new input"
+_EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,13 @@ def breaks(*ids: str, **options: object) -> Mutant:
 MUTANTS: dict[str, Mutant] = {
     # names and calls
     "module_not_a_class": breaks("API-NAMES-1"),
-    "wrong_future_type": breaks("FORK-RETURNS-FUTURE-1"),
+    "wrong_future_type": breaks(
+        "FORK-RETURNS-FUTURE-1",
+        extras={
+            "FUTURE-FORKED-METHODS-1": _NO_FUTURE_METHODS,
+            "MODULE-RETURNS-FUTURES-1": _NO_FUTURE_METHODS,
+        },
+    ),
     "rejects_no_arg_forks": breaks("FORK-NO-ARGS-1"),
     "drops_kwargs": breaks(
         "FORK-CALLS-1",
@@ -95,11 +105,12 @@ MUTANTS: dict[str, Mutant] = {
         "KWARGS-PERMUTATIONS-1",
         extras={
             "SCRIPT-SAME-RESULT-1": "partial_sum(half, 0) is an empty sum, scripted or not",
+            "FUTURE-ARGUMENT-1": "consume(fut, 10) runs as consume(10, fut): it waits on 10",
         },
     ),
     "ignores_defaults": breaks("KWARGS-DEFAULTS-1"),
     "drops_unknown_kwargs": breaks("KWARGS-UNKNOWN-1"),
-    "rejects_builtins": breaks("FORK-CALLABLES-1"),
+    "rejects_builtins": breaks("FORK-CALLABLES-1", "FORK-BUILTINS-1"),
     "crashes_on_lambda": breaks(
         "FORK-CALLABLES-1",
         extras={"SCRIPT-DYNAMIC-1": _LAMBDA, "SCRIPT-IGNORE-1": _LAMBDA},
@@ -109,16 +120,39 @@ MUTANTS: dict[str, Mutant] = {
     # wait and futures
     "runs_twice": breaks(
         "WAIT-SAME-OBJECT-1",
-        extras={"DET-HAPPENS-BEFORE-1": _SIDE_EFFECTS_TWICE, "DET-NO-COPY-1": _SIDE_EFFECTS_TWICE},
+        extras={
+            "DET-HAPPENS-BEFORE-1": _SIDE_EFFECTS_TWICE,
+            "DET-NO-COPY-1": _SIDE_EFFECTS_TWICE,
+            "FUTURE-RETURNED-1": "the task's second run returns another future than the one kept",
+            "LIFECYCLE-EXIT-1": "the program's task prints its line twice",
+        },
     ),
-    "copies_on_wait": breaks("WAIT-SAME-OBJECT-1"),
+    "copies_on_wait": breaks(
+        "WAIT-SAME-OBJECT-1",
+        extras={"FUTURE-CREATE-1": "the example checks that fw.wait gives the very result set"},
+    ),
     "wait_accepts_non_futures": breaks("WAIT-NOT-A-FUTURE-1"),
     "wedges_in_c": breaks("WAIT-FROM-PYTHON-1", isolated=True),
-    "rejects_future_parameters": breaks("FUTURE-ANNOTATIONS-1"),
-    "done_always_true": breaks("FUTURE-DONE-1"),
-    "collect_all_values": breaks("FUTURE-COLLECT-ALL-1"),
+    "rejects_future_parameters": breaks(
+        "FUTURE-ANNOTATIONS-1",
+        extras={"FUTURE-CONTAINERS-1": "the example passes futures in containers to scripted code"},
+    ),
+    "done_always_true": breaks(
+        "FUTURE-DONE-1",
+        extras={
+            "FUTURE-FORKED-METHODS-1": _LOOKS_DONE,
+            "FUTURE-WAIT-ALL-1": _LOOKS_DONE,
+        },
+    ),
+    "collect_all_values": breaks(
+        "FUTURE-COLLECT-ALL-1",
+        extras={"FUTURE-COLLECT-CREATED-1": "the example waits on the futures collect_all gives"},
+    ),
     "collect_all_hides_failures": breaks("FUTURE-COLLECT-ALL-FAIL-1"),
-    "wait_all_reversed": breaks("FUTURE-WAIT-ALL-1"),
+    "wait_all_reversed": breaks(
+        "FUTURE-WAIT-ALL-1",
+        extras={"FUTURE-COLLECT-CREATED-1": "the example prints what wait_all gives"},
+    ),
     "wait_all_sorted": breaks("FUTURE-WAIT-ALL-1"),
     # modules
     "script_module_without_forward": breaks(
@@ -130,11 +164,26 @@ MUTANTS: dict[str, Mutant] = {
     # nesting
     "deadlocks_on_nested_wait": breaks(
         "NEST-LEVELS-1",
-        extras={"SCRIPT-DYNAMIC-1": "fib(12) nests forks that wait, deeper than the pool"},
+        "NEST-ANY-POOL-1",
+        extras={
+            "SCRIPT-DYNAMIC-1": "fib(12) nests forks that wait, deeper than the pool",
+            "LIFECYCLE-EXIT-1": "its pools are daemon threads (so that a deadlock cannot keep "
+            "the suite from ending): at exit their tasks are abandoned",
+            "WAIT-SELF-1": "its wait blocks without looking for a cycle",
+        },
     ),
-    "matches_results_in_fork_order": breaks("NEST-LOOP-1"),
+    "matches_results_in_fork_order": breaks(
+        "NEST-LOOP-1",
+        extras={
+            "FUTURE-ARGUMENT-1": "the caller waits on its second and third forks, not the first"
+        },
+    ),
     "rejects_unwaited_forks": breaks(
-        "NEST-UNWAITED-1", extras={"NEST-UNWAITED-RUNS-1": _NEEDS_UNWAITED}
+        "NEST-UNWAITED-1",
+        extras={
+            "NEST-UNWAITED-RUNS-1": _NEEDS_UNWAITED,
+            "FUTURE-ARGUMENT-1": "the caller never waits on the future its tasks wait on",
+        },
     ),
     "drops_unused_forks": breaks("NEST-UNWAITED-RUNS-1"),
     # script mode and asynchrony
@@ -146,6 +195,7 @@ MUTANTS: dict[str, Mutant] = {
             "ASYNC-CONCURRENT-1": _NEEDS_EARLY_RETURN,
             "FUTURE-DONE-1": _NEEDS_EARLY_RETURN,
             "WAIT-FROM-PYTHON-1": _NEEDS_EARLY_RETURN,
+            "WAIT-SELF-1": "the tasks run inside fork, before their futures are published",
         },
         example_timeout=PATIENT_TIMEOUT,
     ),
@@ -154,33 +204,120 @@ MUTANTS: dict[str, Mutant] = {
         extras={
             "ASYNC-CONCURRENT-1": "tasks start one at a time, each when waited",
             "NEST-UNWAITED-RUNS-1": "a task nobody waits on never starts",
+            "LIFECYCLE-EXIT-1": "a task nobody waits on never starts",
+            "WAIT-SELF-1": "a task that waits on itself, when waited, blocks on its own lock",
         },
         example_timeout=PATIENT_TIMEOUT,
     ),
-    "one_task_at_a_time": breaks("ASYNC-CONCURRENT-1", example_timeout=PATIENT_TIMEOUT),
+    "one_task_at_a_time": breaks(
+        "ASYNC-CONCURRENT-1",
+        extras={"LIFECYCLE-CALLERS-1": "the example's two tasks meet at a barrier"},
+        example_timeout=PATIENT_TIMEOUT,
+    ),
     "script_rejects_lambdas": breaks("SCRIPT-DYNAMIC-1"),
     # determinism
     "varies_between_calls": breaks("DET-PURE-1"),
-    "defers_task_side_effects": breaks("DET-HAPPENS-BEFORE-1"),
+    "defers_task_side_effects": breaks(
+        "DET-HAPPENS-BEFORE-1",
+        extras={
+            "CONTEXT-INHERITED-1": "the task's helper that sets the variable returns nothing: "
+            "the setting lands after the child task has read it",
+        },
+    ),
     "copies_arguments": breaks("DET-NO-COPY-1"),
     # errors
-    "raises_at_fork": breaks("ERR-AT-WAIT-1"),
+    "raises_at_fork": breaks(
+        "ERR-AT-WAIT-1",
+        extras={"ERR-BASE-EXCEPTION-1": "the plain-Python example's tasks fail, which fork raises"},
+    ),
     "raises_at_scripted_fork": breaks(
         "ERR-SCRIPT-AT-WAIT-1",
-        extras={"ERR-WAIT-AGAIN-1": _FAILED_FUTURE, "FUTURE-COLLECT-ALL-FAIL-1": _FAILED_FUTURE},
+        extras={
+            "ERR-WAIT-AGAIN-1": _FAILED_FUTURE,
+            "FUTURE-COLLECT-ALL-FAIL-1": _FAILED_FUTURE,
+            "FUTURE-DONE-FAILED-1": _FAILED_FUTURE,
+            "FUTURE-WAIT-ALL-FIRST-1": _FAILED_FUTURE,
+        },
     ),
-    "forgets_failure": breaks("ERR-WAIT-AGAIN-1"),
+    "forgets_failure": breaks(
+        "ERR-WAIT-AGAIN-1",
+        extras={
+            "WAIT-SELF-1": "the cycle's failure is waited twice (by a task, then by the "
+            "caller): the second wait raises nothing",
+        },
+    ),
     "swallows_exceptions": breaks(
         "ERR-AT-WAIT-1",
         "ERR-SCRIPT-AT-WAIT-1",
         "ERR-WAIT-AGAIN-1",
+        "ERR-NESTED-1",
         extras={
             "ERR-TYPE-KEPT-1": _NO_RAISE,
+            "ERR-CHAIN-KEPT-1": _NO_RAISE,
             "FUTURE-COLLECT-ALL-FAIL-1": _NO_RAISE,
+            "FUTURE-DONE-FAILED-1": _NO_RAISE,
+            "FUTURE-SET-EXCEPTION-1": _NO_RAISE,
+            "FUTURE-WAKES-WAITERS-1": _NO_RAISE,
+            "WAIT-SELF-1": _NO_RAISE,
             "KWARGS-UNKNOWN-1": _NO_RAISE,
             "WAIT-NOT-A-FUTURE-1": "wait's own TypeError is swallowed too",
         },
     ),
+    # futures as values, collect_all and wait_all details
+    "done_false_on_failure": breaks("FUTURE-DONE-FAILED-1"),
+    "collect_all_rejects_empty": breaks("FUTURE-COLLECT-EMPTY-1"),
+    "wait_all_last_failure": breaks("FUTURE-WAIT-ALL-FIRST-1"),
+    "collect_all_skips_non_futures": breaks("FUTURE-COLLECT-NOT-FUTURES-1"),
+    "resolves_future_arguments": breaks("FUTURE-ARGUMENT-1"),
+    "flattens_nested_futures": breaks("FUTURE-RETURNED-1"),
+    "script_resolves_nested_futures": breaks("FUTURE-CONTAINERS-1"),
+    # the Future API (futures profile)
+    "created_future_copies_result": breaks("FUTURE-CREATE-1"),
+    "set_exception_stores_result": breaks(
+        "FUTURE-SET-EXCEPTION-1",
+        extras={
+            "FUTURE-SET-ONCE-1": _EXCEPTION_AS_VALUE,
+            "FUTURE-THEN-ERROR-1": _EXCEPTION_AS_VALUE,
+            "FUTURE-WAKES-WAITERS-1": _EXCEPTION_AS_VALUE,
+        },
+    ),
+    "completes_twice_silently": breaks("FUTURE-SET-ONCE-1"),
+    "created_wait_does_not_block": breaks("FUTURE-WAKES-WAITERS-1"),
+    "then_passes_value": breaks("FUTURE-THEN-1"),
+    "then_swallows_errors": breaks(
+        "FUTURE-THEN-ERROR-1",
+        extras={
+            "FUTURE-COLLECT-CREATED-1": "wait_all is given a then future whose callback raises"
+        },
+    ),
+    "late_callbacks_never_run": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
+    "forked_then_runs_at_once": breaks("FUTURE-FORKED-METHODS-1"),
+    "collect_all_ignores_pending_created": breaks("FUTURE-COLLECT-CREATED-1"),
+    # caller context
+    "tasks_in_empty_context": breaks(
+        "CONTEXT-INHERITED-1",
+        extras={
+            "CONTEXT-SNAPSHOT-1": "the task reads the value the caller had at the fork",
+            "CONTEXT-ISOLATED-1": "a later task reads the caller's value",
+        },
+    ),
+    "tasks_see_later_caller_changes": breaks("CONTEXT-SNAPSHOT-1"),
+    "plain_forks_share_context": breaks("CONTEXT-ISOLATED-1"),
+    # errors through nesting
+    "hides_subtask_failures": breaks("ERR-NESTED-1"),
+    "loses_base_exceptions": breaks("ERR-BASE-EXCEPTION-1"),
+    # what models fork
+    "module_list_by_class": breaks("MODULE-ENSEMBLE-1"),
+    "rejects_scripted_callables": breaks(
+        "FORK-SCRIPTED-1",
+        extras={"TRACE-FORKS-SCRIPTED-1": "the example forks a scripted function while tracing"},
+    ),
+    "module_call_waits_futures": breaks("MODULE-RETURNS-FUTURES-1", "TRACE-MODULE-FUTURES-1"),
+    "rejects_traced_callables": breaks("SCRIPT-FORKS-TRACED-1"),
+    "trace_inlines_scripted_forks": breaks("TRACE-FORKS-SCRIPTED-1"),
+    # threads and the process
+    "one_scripted_call_at_a_time": breaks("LIFECYCLE-CALLERS-1", example_timeout=PATIENT_TIMEOUT),
+    "abandons_tasks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     # trace
     "tensor_rsub_reversed": breaks("TRACE-TENSOR-1"),
     "trace_needs_tuple": breaks("TRACE-API-1"),
@@ -195,6 +332,7 @@ MUTANTS: dict[str, Mutant] = {
             "TRACE-MODULE-1": "the example looks for the fork node",
             "TRACE-NESTED-1": "the example looks for the fork nodes",
             "TRACE-UNWAITED-1": "the example looks for the fork node",
+            "TRACE-FORKS-SCRIPTED-1": "the example looks for the fork node",
         },
     ),
     "forks_listed_in_reverse": breaks(
@@ -207,8 +345,11 @@ MUTANTS: dict[str, Mutant] = {
     "trace_replays_recorded_output": breaks(
         "TRACE-RERUN-1",
         extras={
-            "TRACE-KWARGS-1": "the example calls the traced function on a new input",
-            "TRACE-MODULE-1": "the example calls the traced function on a new input",
+            "TRACE-KWARGS-1": _NEW_INPUT,
+            "TRACE-MODULE-1": _NEW_INPUT,
+            "TRACE-MODULE-FUTURES-1": _NEW_INPUT,
+            "TRACE-FORKS-SCRIPTED-1": _NEW_INPUT,
+            "SCRIPT-FORKS-TRACED-1": "the example calls traced functions on another input",
         },
     ),
     "ignores_unwaited_forks": breaks("TRACE-UNWAITED-1"),

@@ -44,6 +44,10 @@ class Routes:
         self.kind = kind
         self.local = threading.local()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (LIFECYCLE-EXIT-1 hands fw.fork to a new interpreter) as a fresh Routes."""
+        return (Routes, (self.kind,))
+
     def current(self) -> Call | None:
         if state.current is not None:  # a task, perhaps run inline by a wait
             return None

@@ -11,19 +11,20 @@ def _nothing() -> None:
     return None
 
 
-def collect_all(futures: list[Any]) -> Any:
-    def settle() -> list[Any]:
-        settled = []
-        for future in futures:
-            try:
-                ref.wait(future)
-            except Exception:  # noqa: BLE001 - the mutation
-                settled.append(ref.fork(_nothing))
-            else:
-                settled.append(future)
-        return settled
+def _hide_failures(combined: Any) -> list[Any]:
+    settled = []
+    for future in combined.value():
+        try:
+            ref.wait(future)
+        except Exception:  # noqa: BLE001 - the mutation
+            settled.append(ref.fork(_nothing))
+        else:
+            settled.append(future)
+    return settled
 
-    return ref.fork(settle)
+
+def collect_all(futures: list[Any]) -> Any:
+    return ref.collect_all(futures).then(_hide_failures)
 
 
 def adapter() -> Adapter:

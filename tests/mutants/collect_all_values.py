@@ -7,8 +7,12 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
+def _values(combined: Any) -> list[Any]:
+    return [ref.wait(future) for future in combined.value()]
+
+
 def collect_all(futures: list[Any]) -> Any:
-    return ref.fork(ref.wait_all, list(futures))
+    return ref.collect_all(futures).then(_values)
 
 
 def adapter() -> Adapter:

@@ -9,6 +9,7 @@ wedge later examples.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import queue
 import threading
@@ -42,10 +43,10 @@ class BlockingFuture(Generic[T]):
 def _worker(tasks: queue.SimpleQueue[Any]) -> None:
     _local.tasks = tasks
     while True:
-        future, func, args, kwargs = tasks.get()
+        future, context, func, args, kwargs = tasks.get()
         try:
-            future._value = func(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001
+            future._value = context.run(func, *args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait
             future._error = exc
         future._event.set()
 
@@ -55,14 +56,15 @@ def fork(func: Any, *args: Any, **kwargs: Any) -> BlockingFuture[Any]:
         raise TypeError(f"fork() needs a callable, got {type(func).__name__}")
     future: BlockingFuture[Any] = BlockingFuture()
     tasks = getattr(_local, "tasks", None)
+    context = contextvars.copy_context()  # a task runs in a copy of its caller's context
     if tasks is None:  # plain Python: run now
         try:
-            future._value = func(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001
+            future._value = context.run(func, *args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait
             future._error = exc
         future._event.set()
     else:
-        tasks.put((future, func, args, kwargs))
+        tasks.put((future, context, func, args, kwargs))
     return future
 
 
@@ -72,7 +74,16 @@ def wait(future: Any) -> Any:
     return future.wait()
 
 
+def _checked(futures: list[BlockingFuture[Any]]) -> list[BlockingFuture[Any]]:
+    for item in futures:
+        if not isinstance(item, BlockingFuture):
+            raise TypeError(f"expected a list of futures, got a {type(item).__name__} in it")
+    return list(futures)
+
+
 def collect_all(futures: list[BlockingFuture[Any]]) -> BlockingFuture[Any]:
+    futures = _checked(futures)
+
     def settle() -> list[BlockingFuture[Any]]:
         for future in futures:
             future._event.wait()
@@ -82,6 +93,7 @@ def collect_all(futures: list[BlockingFuture[Any]]) -> BlockingFuture[Any]:
 
 
 def wait_all(futures: list[BlockingFuture[Any]]) -> list[Any]:
+    futures = _checked(futures)
     for future in futures:
         future._event.wait()
     return [future.wait() for future in futures]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 from typing import Any, Generic, TypeVar
 
@@ -15,6 +16,7 @@ T = TypeVar("T")
 class LazyFuture(Generic[T]):
     def __init__(self, func: Any, args: Any, kwargs: Any) -> None:
         self._call = (func, args, kwargs)
+        self._context = contextvars.copy_context()  # the caller's, as of the fork
         self._lock = threading.Lock()
         self._done = False
         self._value: Any = None
@@ -28,8 +30,8 @@ class LazyFuture(Generic[T]):
             if not self._done:
                 func, args, kwargs = self._call
                 try:
-                    self._value = func(*args, **kwargs)
-                except Exception as exc:  # noqa: BLE001
+                    self._value = self._context.run(func, *args, **kwargs)
+                except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait
                     self._error = exc
                 self._done = True
         if self._error is not None:
@@ -49,7 +51,16 @@ def wait(future: Any) -> Any:
     return future.wait()
 
 
+def _checked(futures: list[LazyFuture[Any]]) -> list[LazyFuture[Any]]:
+    for item in futures:
+        if not isinstance(item, LazyFuture):
+            raise TypeError(f"expected a list of futures, got a {type(item).__name__} in it")
+    return list(futures)
+
+
 def collect_all(futures: list[LazyFuture[Any]]) -> LazyFuture[Any]:
+    futures = _checked(futures)
+
     def settle() -> list[LazyFuture[Any]]:
         for future in futures:
             with contextlib.suppress(Exception):
@@ -60,6 +71,7 @@ def collect_all(futures: list[LazyFuture[Any]]) -> LazyFuture[Any]:
 
 
 def wait_all(futures: list[LazyFuture[Any]]) -> list[Any]:
+    futures = _checked(futures)
     return [future.wait() for future in futures]
 
 

@@ -1,0 +1,25 @@
+"""collect_all of created futures completes at once, without waiting for them to be set."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+
+def collect_all(futures: list[Any]) -> Any:
+    if futures and all(type(future) is Future for future in futures):
+        combined: Any = ref.Future()
+        combined.set_result(list(futures))  # the mutation: created futures are not waited
+        return combined
+    return ref.collect_all(futures)
+
+
+def adapter() -> Adapter:
+    return mutant("collect-all-ignores-pending-created", Future=Future, collect_all=collect_all)

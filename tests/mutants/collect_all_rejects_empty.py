@@ -1,0 +1,23 @@
+"""collect_all and wait_all reject an empty list instead of giving the empty list."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def collect_all(futures: list[Any]) -> Any:
+    if not futures:
+        raise ValueError("collect_all() needs at least one future")
+    return ref.collect_all(futures)
+
+
+def wait_all(futures: list[Any]) -> list[Any]:
+    if not futures:
+        raise ValueError("wait_all() needs at least one future")
+    return ref.wait_all(futures)
+
+
+def adapter() -> Adapter:
+    return mutant("collect-all-rejects-empty", collect_all=collect_all, wait_all=wait_all)

@@ -1,0 +1,25 @@
+"""Completing a done future again is silently ignored instead of raising RuntimeError."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def set_result(self, result: Any) -> None:
+        if not self.done():
+            super().set_result(result)
+
+    def set_exception(self, exception: BaseException) -> None:
+        if not self.done():
+            super().set_exception(exception)
+
+
+def adapter() -> Adapter:
+    return mutant("completes-twice-silently", Future=Future)

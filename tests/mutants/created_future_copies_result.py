@@ -1,0 +1,21 @@
+"""set_result keeps a copy of a list or dict result: wait and value give another object."""
+
+import copy
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def set_result(self, result: Any) -> None:
+        super().set_result(copy.copy(result))
+
+
+def adapter() -> Adapter:
+    return mutant("created-future-copies-result", Future=Future)

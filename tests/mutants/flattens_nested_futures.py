@@ -1,0 +1,18 @@
+"""wait looks inside what it returns: a future whose value is a future gives the inner value."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def wait(future: Any) -> Any:
+    value = ref.wait(future)
+    while isinstance(value, ref.Future):  # the mutation: promise-style flattening
+        value = ref.wait(value)
+    return value
+
+
+def adapter() -> Adapter:
+    return mutant("flattens-nested-futures", wait=wait)

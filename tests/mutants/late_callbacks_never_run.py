@@ -1,0 +1,21 @@
+"""add_done_callback on a future that is done already never runs the callback."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def add_done_callback(self, callback: Any) -> None:
+        if not self.done():
+            super().add_done_callback(callback)
+
+
+def adapter() -> Adapter:
+    return mutant("late-callbacks-never-run", Future=Future)

@@ -1,0 +1,31 @@
+"""A task's BaseException that is not an Exception is lost: its future gives None."""
+
+import functools
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _guarded(func: Any) -> Any:
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except Exception:
+            raise
+        except BaseException:  # noqa: BLE001 - the mutation: a worker that only handles Exception
+            return None
+
+    return run
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if not callable(func):
+        return ref.fork(func, *args, **kwargs)
+    return ref.fork(_guarded(func), *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("loses-base-exceptions", fork=fork)

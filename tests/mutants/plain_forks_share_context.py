@@ -1,0 +1,30 @@
+"""A plain-Python fork runs the task on the spot in the caller's own context, not a copy.
+
+torch.jit.fork does this outside TorchScript: what the task sets, its caller sees.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._state import local
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    context = local.context
+    plain = not context.scripted and context.scope is None and context.run is None
+    if not plain or not callable(func):
+        return ref.fork(func, *args, **kwargs)
+    future: Any = ref.Future()
+    try:
+        value = func(*args, **kwargs)  # the mutation: no copy of the context
+    except BaseException as error:  # noqa: BLE001 - kept for wait, as fork must
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+    return future
+
+
+def adapter() -> Adapter:
+    return mutant("plain-forks-share-context", fork=fork)

@@ -1,0 +1,26 @@
+"""fork rejects what fw.script returned: compiled functions and modules cannot be forked."""
+
+import weakref
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+_compiled: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def script(obj: Any, **options: Any) -> Any:
+    scripted = ref.script(obj, **options)
+    _compiled.add(scripted)
+    return scripted
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if func in _compiled:
+        raise TypeError("fork() cannot run a compiled function; fork the original")
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("rejects-scripted-callables", script=script, fork=fork)

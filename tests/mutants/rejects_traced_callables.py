@@ -1,0 +1,17 @@
+"""fork rejects traced functions: only Python callables and scripted code can be forked."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(func, ref.TracedFunction):
+        raise TypeError("fork() cannot run a traced function")
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("rejects-traced-callables", fork=fork)

@@ -1,0 +1,21 @@
+"""fork replaces a future among the task's arguments by its value, as Dask's submit does."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _resolved(value: Any) -> Any:
+    return ref.wait(value) if isinstance(value, ref.Future) else value
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    args = tuple(_resolved(arg) for arg in args)
+    kwargs = {key: _resolved(value) for key, value in kwargs.items()}
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("resolves-future-arguments", fork=fork)

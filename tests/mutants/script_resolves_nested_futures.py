@@ -1,0 +1,38 @@
+"""Calling a scripted function converts its arguments: futures inside tuples and dicts are waited.
+
+A compiler that converts Python containers into its own values at the boundary
+may do this; the futures inside arrive as their values.
+"""
+
+import functools
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _converted(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(ref.wait(v) if isinstance(v, ref.Future) else v for v in value)
+    if isinstance(value, dict):
+        return {k: ref.wait(v) if isinstance(v, ref.Future) else v for k, v in value.items()}
+    return value
+
+
+def script(obj: Any, **options: Any) -> Any:
+    scripted = ref.script(obj, **options)
+    if isinstance(obj, ref.Module):
+        return scripted
+
+    @functools.wraps(obj)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(_converted(arg) for arg in args)
+        kwargs = {key: _converted(value) for key, value in kwargs.items()}
+        return scripted(*args, **kwargs)
+
+    return call
+
+
+def adapter() -> Adapter:
+    return mutant("script-resolves-nested-futures", script=script)

@@ -1,0 +1,26 @@
+"""A then callback that raises completes the new future with None instead of failing it."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def then(self, callback: Any) -> Any:
+        def guarded(future: Any) -> Any:
+            try:
+                return callback(future)
+            except Exception:  # noqa: BLE001 - the mutation
+                return None
+
+        return super().then(guarded)
+
+
+def adapter() -> Adapter:
+    return mutant("then-swallows-errors", Future=Future)

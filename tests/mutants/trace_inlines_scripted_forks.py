@@ -1,0 +1,40 @@
+"""While tracing, a fork of a scripted function is not recorded: its body is inlined."""
+
+import weakref
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._tracing import active_scope
+from tests.mutants._base import mutant
+
+_compiled: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def script(obj: Any, **options: Any) -> Any:
+    scripted = ref.script(obj, **options)
+    _compiled.add(scripted)
+    return scripted
+
+
+class _Inlined:
+    """What the inlined fork gives: its value, waited as if it were a future."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    if active_scope() is not None and func in _compiled:
+        return _Inlined(func(*args, **kwargs))
+    return ref.fork(func, *args, **kwargs)
+
+
+def wait(future: Any) -> Any:
+    if isinstance(future, _Inlined):
+        return future.value
+    return ref.wait(future)
+
+
+def adapter() -> Adapter:
+    return mutant("trace-inlines-scripted-forks", script=script, fork=fork, wait=wait)

@@ -1,0 +1,18 @@
+"""wait_all waits for every future, then raises the failure of the last failed one in the list."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def wait_all(futures: list[Any]) -> list[Any]:
+    ref.wait(ref.collect_all(futures))
+    for future in reversed(futures):
+        ref.wait(future)  # the mutation: the last failure in list order is raised first
+    return ref.wait_all(futures)
+
+
+def adapter() -> Adapter:
+    return mutant("wait-all-last-failure", wait_all=wait_all)
