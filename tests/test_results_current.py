@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from conformance.adapters import dask as dask_adapter
 from conformance.adapters.torch_jit import SKIPS_FILE, XFAILS_FILE
 from conformance.catalog import requirements_in
 from conformance.report import RunReport, read_report
 from conformance.spec_files import spec_dir
-from conformance.xfails import load_xfails
+from conformance.xfails import load_entries, load_xfails
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 REGENERATE = "re-record them with `make matrix`"
@@ -41,10 +42,34 @@ def test_recorded_runs_were_complete_and_read_a_clean_spec(name: str) -> None:
     assert report.spec_warnings == "", REGENERATE
 
 
-def test_dask_in_process_passes_every_claimed_requirement() -> None:
+def skipped_examples(report: RunReport) -> set[tuple[str, int]]:
+    """(requirement, example) of every example a report says was skipped, not for its profile."""
+    return {
+        (r.id, e.example)
+        for r in report.requirements
+        if r.profile in report.profiles
+        for e in r.results
+        if e.outcome == "skipped"
+    }
+
+
+def declared_skips(path: Path, report: RunReport) -> set[tuple[str, int]]:
+    """(requirement, example) of every example a skips file names, for the recorded run."""
+    counts = {r.id: max((e.example for e in r.results), default=0) for r in report.requirements}
+    return {
+        (req_id, example)
+        for req_id, entry in load_entries(path, "skips").items()
+        for example in range(1, counts.get(req_id, 0) + 1)
+        if entry.covers(example)
+    }
+
+
+def test_dask_in_process_fails_exactly_its_declared_requirements() -> None:
     report = recorded("dask")
-    outcomes = {r.outcome for r in report.requirements if r.profile in report.profiles}
-    assert outcomes == {"passed"}, REGENERATE
+    failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
+    assert failing == set(load_xfails(dask_adapter.XFAILS_FILE)), REGENERATE
+    assert {r.outcome for r in report.requirements if r.id in failing} == {"xfailed"}
+    assert skipped_examples(report) == declared_skips(dask_adapter.SKIPS_FILE, report), REGENERATE
     unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
     assert unclaimed <= {"skipped"}, REGENERATE
 
@@ -54,6 +79,6 @@ def test_torch_fails_exactly_its_declared_requirements() -> None:
     failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
     assert failing == set(load_xfails(XFAILS_FILE)), REGENERATE
     assert {r.outcome for r in report.requirements if r.id in failing} == {"xfailed"}
-    skipped = {r.id: r.profile for r in report.requirements if r.outcome == "skipped"}
-    not_claimed = {req_id for req_id, profile in skipped.items() if profile == "dynamic"}
-    assert set(skipped) - not_claimed == set(load_xfails(SKIPS_FILE)), REGENERATE
+    assert skipped_examples(report) == declared_skips(SKIPS_FILE, report), REGENERATE
+    unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
+    assert unclaimed <= {"skipped"}, REGENERATE
