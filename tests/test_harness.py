@@ -207,8 +207,8 @@ def test_a_broken_adapter_fails_fast_listing_what_is_wrong(pytester: pytest.Pyte
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "*adapter 'broken' is broken: fw lacks Future, Module, ModuleList, collect_all, ignore, "
-            "script, wait_all; fw names that are not callable: wait (int)*"
+            "*adapter 'broken' is broken: fw lacks Future, Module, ModuleList, collect_all, "
+            "ignore, script, wait_all; fw names that are not callable: wait (int)*"
         ]
     )
 
