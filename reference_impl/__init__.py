@@ -5,7 +5,8 @@ forkwait spec; this package is one implementation of it, kept small and typed.
 """
 
 from reference_impl._api import collect_all, fork, wait, wait_all
-from reference_impl._future import DeadlockError, Future, UnretrievedExceptionWarning
+from reference_impl._errors import DeadlockError, UnretrievedExceptionWarning
+from reference_impl._future import Future
 from reference_impl._pool import ENV_NUM_THREADS, get_num_threads, set_num_threads
 from reference_impl._schedule import (
     ENV_SCHEDULE,

@@ -19,9 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from reference_impl._core import _DONE
 from reference_impl._crew import Carrier, Crew
+from reference_impl._errors import DeadlockError
 from reference_impl._events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
-from reference_impl._future import DeadlockError, Future
+from reference_impl._future import Future, new_task
+from reference_impl._outside import OutsideWaits
 from reference_impl._policies import Policy, Task
 from reference_impl._state import local
 
@@ -30,7 +33,7 @@ class ScheduleStopped(RuntimeError):
     """The controlled run this task belonged to stopped; ``__cause__`` says why."""
 
 
-class ControlledRun:
+class ControlledRun(OutsideWaits):
     """One top-level scripted call under a policy: its tasks, the baton, the log.
 
     Only the thread holding the baton touches the run's state. The hot paths
@@ -40,6 +43,7 @@ class ControlledRun:
     """
 
     def __init__(self, policy: Policy) -> None:
+        super().__init__()
         self.policy = policy
         self._events: list[int] = []
         self._forked: list[Callable[..., Any]] = []  # the function of each fork, in order
@@ -64,7 +68,7 @@ class ControlledRun:
     def fork(self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         me = self.current
         self._raise_if_stopped()
-        future: Future[Any] = Future(func, args, kwargs, False)  # run by the schedule
+        future: Future[Any] = new_task(func, args, kwargs)  # run by the schedule
         try:
             tasks, policy = self._tasks, self.policy
             task = Task(len(tasks), future)  # as _add does
@@ -92,8 +96,9 @@ class ControlledRun:
         """A wait point: return once ``future`` is done (its outcome is left in it)."""
         me = self.current
         task = self._by_future.get(id(future))
-        if task is None:  # not forked in this run (e.g. made before it): ordinary wait
-            future._complete()
+        if task is None:  # not forked in this run: a promise, a pool task
+            if future._state != _DONE:
+                self._complete_outside(me, future)
             return
         if task is me:
             raise DeadlockError(f"task {me.id} waits on its own future")
@@ -209,15 +214,19 @@ class ControlledRun:
         return task
 
     def _choose(self, current: Task | None) -> Task:
-        if not self._runnable:  # cannot happen: a wait never closes a cycle
-            raise RuntimeError("controlled schedule: no task can run")
+        if self._inbox:
+            self._take_inbox()
+        if not self._runnable:
+            self._await_outside()
         self._step += 1
         return self.policy.choose(current, self._step)
 
     def _switch(self, me: Task) -> None:
         """A switch point of the running task ``me``; returns when ``me`` runs again."""
-        if not self._runnable:  # as _choose does
-            raise RuntimeError("controlled schedule: no task can run")
+        if self._inbox:  # as _choose does
+            self._take_inbox()
+        if not self._runnable:
+            self._await_outside()
         self._step += 1
         chosen = self.policy.choose(me, self._step)
         if chosen is me:

@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from reference_impl._future import Future
+    from reference_impl._core import Core
 
 
 class ThreadContext:
@@ -28,7 +28,7 @@ class ThreadContext:
         #: True while this thread executes scripted code (forks are asynchronous).
         self.scripted = False
         #: The task this thread is executing right now, if any (for cycle checks).
-        self.current: Future[object] | None = None
+        self.current: Core[Any] | None = None
         #: The trace scope being recorded on this thread (see ``_tracing``).
         self.scope: Any = None
         #: The controlled run this thread's scripted code belongs to (see ``_controlled``).
@@ -55,11 +55,11 @@ class _StateView:
         local.context.scripted = value
 
     @property
-    def current(self) -> Future[object] | None:
+    def current(self) -> Core[Any] | None:
         return local.context.current
 
     @current.setter
-    def current(self, value: Future[object] | None) -> None:
+    def current(self, value: Core[Any] | None) -> None:
         local.context.current = value
 
 

@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from reference_impl._future import Future, describe_callable
+from reference_impl._future import Future, describe_callable, run_now
 from reference_impl._graph import CONSTANT, FORK, WAIT, Graph, Node, Value
 from reference_impl._script import _scripted
 from reference_impl._tensor import OPS, Tensor
@@ -62,7 +62,7 @@ def trace_fork(
         with recording(child):
             return func(*args, **kwargs)
 
-    future: Future[Any] = Future(body, (), {}, True)  # run now
+    future: Future[Any] = run_now(body, (), {})
     if future._exception is not None:
         # the trace fails where the program waits for it, as the spec requires of fork;
         # the future is known to this trace, but no node is recorded for it
@@ -90,7 +90,8 @@ def trace_wait(scope: Scope, future: Future[Any]) -> Any:
             "wait() on a future that was not forked inside this trace: a trace can only "
             "record futures it saw being created"
         )
-    result = future._wait()
+    future._complete()  # done already: a traced fork runs on the spot
+    result = future._outcome()
     node = scope.graph.add_node(WAIT, [scope.value_of(future)], ["Tensor"])
     scope.bind(result, node.outputs[0])
     return result

@@ -131,9 +131,10 @@ class Poison:
     """Not a task: a queue entry whose run raises, as a bug in the runtime would."""
 
     def __init__(self) -> None:
-        self._state = 1  # claimed: a dying worker has nothing to queue again
+        self._state = 0  # pending: a worker takes it
 
     def _run_if_pending(self) -> NoReturn:
+        self._state = 1  # claimed: a dying worker has nothing to queue again
         raise RuntimeError("a worker dies here")
 
 
@@ -143,7 +144,7 @@ def test_a_dead_worker_is_replaced() -> None:
     pool = get_pool()
     before = pool.thread_count()
     for _ in range(before):
-        pool._queue.put(Poison())  # type: ignore[arg-type]
+        pool.submit(Poison())  # type: ignore[arg-type]
     assert wait_until(lambda: pool.pending() == 0, 5)
     assert fw.script(overlapping_pair)() == [0, 1]
     assert wait_until(lambda: pool.thread_count() >= min(before, 2), 5)

@@ -378,3 +378,104 @@ def test_the_harness_reports_a_failing_schedule_with_its_replay_command(
 def test_replaying_one_schedule_runs_exactly_it(pytester: pytest.Pytester) -> None:
     result = run_harness(pytester, "--schedule", "fifo", "-k", "RACE-LOST-UPDATE-1 and fifo")
     result.assert_outcomes(failed=1, deselected=3)  # fifo loses the update, every time
+
+
+# -- self-waits and user futures under a schedule -----------------------------------
+
+
+def wait_on_promised(promise: fw.Future[Any]) -> Any:
+    """Wait on the future ``promise`` is set to (once the caller has it: lifo runs us first)."""
+    return fw.wait(fw.wait(promise))
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(4))
+def test_a_task_waiting_on_its_own_future_under_a_schedule_is_a_deadlock_error(
+    spec: str,
+) -> None:
+    def body() -> Any:
+        promise: fw.Future[Any] = fw.Future()
+        future = fw.fork(wait_on_promised, promise)
+        promise.set_result(future)
+        return fw.wait(future)
+
+    with pytest.raises(fw.DeadlockError):
+        fw.run_scheduled(spec, body)
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(4))
+def test_a_three_task_cycle_under_a_schedule_is_a_deadlock_error(spec: str) -> None:
+    def body() -> list[Any]:
+        promises: list[fw.Future[Any]] = [fw.Future() for _ in range(3)]
+        futures = [fw.fork(wait_on_promised, promises[(i + 1) % 3]) for i in range(3)]
+        for promise, future in zip(promises, futures, strict=True):
+            promise.set_result(future)
+        outcomes = []
+        for future in futures:
+            try:
+                outcomes.append(fw.wait(future))
+            except fw.DeadlockError:
+                outcomes.append("deadlock")
+        return outcomes
+
+    outcomes, _log = fw.run_scheduled(spec, body)
+    assert outcomes == ["deadlock"] * 3
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(4))
+def test_a_task_blocked_on_a_user_future_does_not_stall_the_schedule(spec: str) -> None:
+    """The thread completing the future first waits on a task of the run: the baton must move."""
+    promise: fw.Future[int] = fw.Future()
+
+    def blocked_on_promise() -> int:
+        return fw.wait(promise) + 1
+
+    def body() -> list[int]:
+        waiting = fw.fork(blocked_on_promise)
+        producer = fw.fork(identity, 41)
+        setter = threading.Thread(target=lambda: promise.set_result(fw.wait(producer)))
+        setter.start()
+        result = [fw.wait(waiting), fw.wait(producer)]
+        setter.join(10)
+        return result
+
+    done: list[Any] = []
+    runner = threading.Thread(target=lambda: done.append(fw.run_scheduled(spec, body)))
+    runner.start()
+    runner.join(30)
+    assert done, f"the run stalled under {spec}"
+    assert done[0][0] == [42, 41]
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(6))
+def test_a_user_future_set_by_another_task_of_the_run_replays_exactly(spec: str) -> None:
+    def waits(promise: fw.Future[int]) -> int:
+        return fw.wait(promise) * 2
+
+    def sets(promise: fw.Future[int], value: int) -> int:
+        promise.set_result(value)
+        return value
+
+    def body() -> list[int]:
+        promises: list[fw.Future[int]] = [fw.Future() for _ in range(3)]
+        waiting = [fw.fork(waits, p) for p in promises]
+        setting = [fw.fork(sets, p, i) for i, p in enumerate(promises)]
+        chained = promises[0].then(lambda f: f.value() + 100)
+        return [*(fw.wait(f) for f in waiting + setting), fw.wait(chained)]
+
+    value, log = fw.run_scheduled(spec, body)
+    assert value == [0, 2, 4, 0, 1, 2, 100]
+    assert (value, log) == fw.run_scheduled(spec, body)
+
+
+@pytest.mark.parametrize("spec", fw.default_schedules(4))
+def test_future_wait_and_then_under_a_schedule_are_its_wait_points(spec: str) -> None:
+    def body() -> list[int]:
+        futures = [fw.fork(identity, i) for i in range(3)]
+        chained = futures[1].then(lambda f: f.value() * 10)
+        return [futures[0].wait(), fw.wait(chained), *fw.wait_all(futures)]
+
+    value, log = fw.run_scheduled(spec, body)
+    assert value == [0, 10, 0, 1, 2]
+    assert "wait 0 on 1" in log  # future.wait() went through the schedule
+    if spec == "fifo":  # task 2 has not run when the chained future is waited
+        assert "wait 0 on 2" in log  # so waiting on it waited on its source

@@ -1,0 +1,327 @@
+"""The machinery under every Future: how its task runs, how it completes, how waiters wait.
+
+Two kinds of future share it.
+
+A *task* (made by ``fork``) holds its function, its arguments and a copy of the
+forking caller's ``contextvars`` context, in which it runs wherever it runs.
+Whoever first pops the one token of its ``_claim`` list claims it (a pop is one
+atomic step, and far cheaper than a lock per task): a pool worker, or a
+``wait`` that finds it not started and runs it inline on its own stack
+(help-while-waiting), so nested waits never exhaust the pool.
+
+A *promise* (``Future()``, ``then``, ``collect_all``) has no function; it is
+completed by ``set_result``/``set_exception`` or by the callback behind
+``then``/``collect_all``. A promise made from other futures lists them as its
+*sources* (in ``_args``): waiting on it first helps them along, as waiting on a
+task does.
+
+A waiter that must block (the task runs elsewhere, the promise is not complete)
+blocks on the future's ``_waker``, a lock made by the first such waiter and
+released by whoever completes the future: the completer sets the state to done
+*then* reads ``_waker``, the waiter publishes ``_waker`` *then* reads the state,
+so one of them always sees the other. Releasing it is one call, where running
+the callbacks (``_callbacks``) is several: at the stack's limit a blocked waiter
+is still woken. Before blocking, a waiter that is itself a task walks the "X
+waits on Y" edges (a task's current wait, a promise's unfinished sources):
+reaching itself means a cycle, reported as :class:`DeadlockError`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from contextvars import Context
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+from reference_impl import _callbacks
+from reference_impl._errors import DeadlockError, UnretrievedGuard, describe_callable
+from reference_impl._state import ThreadContext, local
+
+T_co = TypeVar("T_co", covariant=True)
+
+_PENDING = 0  # a task nobody has claimed; a promise not completed
+_RUNNING = 1  # a task running; a promise being completed
+_DONE = 2
+_STATE_NAMES = ("pending", "running", "done")
+
+
+def _promise_marker() -> None:
+    """The ``_func`` of every promise, which has no function of its own."""
+
+
+PROMISE: Callable[..., Any] = _promise_marker
+_NO_KWARGS: dict[str, Any] = {}  # shared, never changed: a done task's kwargs
+_new = object.__new__
+_Lock = threading.Lock
+
+#: Guards the waiting-on edges while a waiter checks for a cycle and blocks.
+_wait_graph_lock = _Lock()
+#: Makes "is it done? then it is mine to complete" one step for set_result and friends,
+#: and "no waker yet? then I make it" one step for blocking waiters.
+_settle_lock = _Lock()
+
+
+def _new_locks() -> None:
+    """In a child made by ``os.fork``: a lock may have been held by a thread that is gone."""
+    global _wait_graph_lock, _settle_lock
+    _wait_graph_lock, _settle_lock = _Lock(), _Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_locks)
+
+
+class Core(Generic[T_co]):
+    """A future's state and the machinery behind it; :class:`Future` adds the public API."""
+
+    __slots__ = (
+        "_args",
+        "_callbacks",
+        "_claim",
+        "_context",
+        "_exception",
+        "_func",
+        "_guard",
+        "_kwargs",
+        "_state",
+        "_traceback",
+        "_value",
+        "_waiting_on",
+        "_waker",
+    )
+
+    _args: tuple[Any, ...]  # a task's arguments; a promise's sources
+    _callbacks: list[_callbacks.Entry] | None  # made by the first callback added
+    _claim: list[None] | None  # a task's claim token, popped by its runner; None: a promise
+    _context: Context | None  # a task's, until it has run
+    _exception: BaseException | None
+    _func: Callable[..., Any] | None  # a task's function until it has run; PROMISE
+    _guard: UnretrievedGuard | None  # set with _exception
+    _kwargs: dict[str, Any]
+    _state: int
+    _traceback: TracebackType | None  # set with _exception
+    _value: Any  # set on success
+    _waiting_on: Core[Any] | None  # what this task (or callback) is blocked on now
+    _waker: threading.Lock | None  # made by the first waiter that must block
+    # -- running a task --------------------------------------------------------
+
+    def _execute(self, thread: ThreadContext) -> None:
+        """Run the task on this thread, whose context is ``thread``; the caller has claimed it.
+
+        Everything after the claim sits inside the ``try``: whatever is raised,
+        even by this bookkeeping (a RecursionError at the stack's limit, an
+        asynchronous exception), the future ends done with a value or an
+        exception, never "running" with nobody running it.
+        """
+        func = self._func
+        try:
+            self._state = _RUNNING
+            outer_task, outer_scripted = thread.current, thread.scripted
+            try:
+                thread.current = self
+                thread.scripted = self._claim is not None
+                self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
+            finally:
+                thread.current = outer_task
+                thread.scripted = outer_scripted
+        except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
+            self._exception = exc
+            self._traceback = exc.__traceback__
+            self._guard = None
+            # Only the GC warning can be lost below; the outcome is already kept.
+            try:  # noqa: SIM105 - suppress() would be two more calls at the stack limit
+                self._guard = UnretrievedGuard(exc, describe_callable(func))
+            except BaseException:  # noqa: BLE001, S110
+                pass
+        finally:
+            # Drop references early: a done future keeps only its outcome.
+            self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
+            self._state = _DONE
+
+    def _run_here(self, context: ThreadContext) -> bool:
+        """Run this task on this thread if nobody has claimed it; True once it is done.
+
+        False when someone else runs it, or it is a promise not yet completed.
+        """
+        claim = self._claim
+        if claim is None or self._state != _PENDING:
+            return self._state == _DONE
+        try:
+            claim.pop()
+        except IndexError:  # claimed a moment ago by another thread
+            return False
+        current = context.current
+        try:
+            if current is not None:
+                current._waiting_on = self
+            self._execute(context)
+        except BaseException as exc:
+            if self._state == _DONE:
+                raise  # raised after the outcome was kept: not the task's
+            # _execute could not even be entered (stack limit), and the claim is
+            # taken: that is the task's outcome (stores only, as in _run_if_pending)
+            self._exception, self._traceback, self._guard = exc, exc.__traceback__, None
+            self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
+            self._state = _DONE
+        finally:
+            if current is not None:
+                current._waiting_on = None
+            waker = self._waker
+            if waker is not None:
+                waker.release()
+        if self._callbacks is not None:
+            _callbacks.run_all(self)
+        return True
+
+    def _run_if_pending(self) -> None:
+        """Pool entry point: run the task unless someone else already claimed it."""
+        if self._state != _PENDING:
+            return
+        try:
+            self._claim.pop()  # type: ignore[union-attr]
+        except IndexError:
+            return  # claimed a moment ago by another thread
+        try:
+            self._execute(local.context)
+        except BaseException as exc:
+            if self._state == _DONE:
+                raise  # raised after the outcome was kept: not the task's
+            # _execute could not even be entered (stack limit), and nobody else
+            # will run the task: that is its outcome. Stores only: a call could
+            # fail the same way here.
+            self._exception, self._traceback, self._guard = exc, exc.__traceback__, None
+            self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
+            self._state = _DONE
+        finally:
+            waker = self._waker
+            if waker is not None:
+                waker.release()
+        if self._callbacks is not None:
+            _callbacks.run_all(self)
+
+    def _fail_if_pending(self, exception: BaseException) -> None:
+        """Complete with ``exception`` a task that will never run (its run stopped first)."""
+        if self._state != _PENDING:
+            return
+        try:
+            self._claim.pop()  # type: ignore[union-attr]
+        except IndexError:
+            return
+        self._exception, self._traceback = exception, exception.__traceback__
+        self._guard = None
+        self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
+        self._state = _DONE
+        waker = self._waker
+        if waker is not None:
+            waker.release()
+        if self._callbacks is not None:
+            _callbacks.run_all(self)
+
+    # -- completing a promise ------------------------------------------------------
+
+    def _settle(self, value: Any, exception: BaseException | None) -> bool:
+        """Complete this promise; False if it is done already, or is a task's future."""
+        with _settle_lock:
+            if self._func is not PROMISE or self._state != _PENDING:
+                return False
+            self._state = _RUNNING
+        if exception is None:
+            self._value = value
+        else:
+            self._exception, self._traceback, self._guard = exception, exception.__traceback__, None
+        self._state = _DONE
+        waker = self._waker
+        if waker is not None:
+            waker.release()
+        if self._callbacks is not None:
+            _callbacks.run_all(self)
+        return True
+
+    # -- waiting ---------------------------------------------------------------
+
+    def _complete(self, context: ThreadContext | None = None) -> None:
+        """Return once done, running it here if it is a task nobody has started."""
+        if self._state != _DONE:
+            if context is None:
+                context = local.context
+            if not self._run_here(context):
+                self._wait_for_others(context)
+
+    def _help(self, context: ThreadContext) -> None:
+        """Run what nobody has started of this future (a promise: of its sources); never block."""
+        if self._state == _DONE:
+            return
+        if self._func is PROMISE:
+            for source in self._args:
+                if self._state == _DONE:
+                    return  # e.g. wait_all's gate, at the first failure
+                source._help(context)
+        else:
+            self._run_here(context)
+
+    def _wait_for_others(self, context: ThreadContext) -> None:
+        """Someone else runs it, or it is a promise: help its sources, then block."""
+        if self._func is PROMISE:
+            self._help(context)
+        with _settle_lock:
+            waker = self._waker
+            if waker is None:
+                if self._state == _DONE:
+                    return
+                waker = _Lock()
+                waker.acquire()  # released by the completer
+                self._waker = waker
+        if self._state == _DONE:  # completed before it could see the waker: no release
+            return
+        current = context.current
+        if current is None:  # not a task: nothing can wait on this thread
+            waker.acquire()
+            waker.release()  # for the next waiter
+            return
+        with _wait_graph_lock:
+            if self._reaches(current):
+                raise DeadlockError(
+                    f"deadlock: task {_describe(current)} waits on a future that "
+                    "(directly or through other tasks) waits on it"
+                )
+            current._waiting_on = self
+        try:
+            waker.acquire()
+            waker.release()  # for the next waiter
+        finally:
+            current._waiting_on = None
+
+    def _reaches(self, target: Core[Any]) -> bool:
+        """Does what this future waits on (its wait, its sources, theirs...) include ``target``?"""
+        stack: list[Core[Any]] = [self]
+        seen: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if node is target:
+                return True
+            if node._state == _DONE or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if node._waiting_on is not None:
+                stack.append(node._waiting_on)
+            if node._func is PROMISE:
+                stack.extend(node._args)
+        return False
+
+    def done(self) -> bool:
+        """True once it has a value or an exception."""
+        return self._state == _DONE
+
+    def _outcome(self) -> T_co:
+        exception = self._exception
+        if exception is None:
+            return self._value  # type: ignore[no-any-return]
+        if self._guard is not None:
+            self._guard.retrieved = True
+        raise exception.with_traceback(self._traceback)
+
+
+def _describe(future: Core[Any]) -> str:
+    return "a then() callback" if future._func is PROMISE else describe_callable(future._func)
