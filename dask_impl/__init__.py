@@ -5,16 +5,24 @@ Plain Python forks run synchronously (as on the reference and torch); inside
 inside tasks with ``get_client()``, and a task that waits ``secede()``-s from
 the worker's thread pool while it blocks, then ``rejoin()``-s, so waiting tasks
 never starve the workers. Exceptions surface at ``wait`` with their type.
+
+A task runs in a copy of its forking caller's ``contextvars`` context, taken at
+the fork, as on the reference: a plain fork runs on the spot in a copy, and a
+scripted fork's copy travels with the task to the in-process cluster's worker
+thread. A cluster in other processes cannot receive it (a ``Context``, like a
+``ContextVar``, cannot be pickled): there each task runs in a copy of its worker
+thread's context, so tasks at least never see each other's changes.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from dask_impl._cluster import ENV_SCHEDULER, client, submit
+from dask_impl._cluster import ENV_SCHEDULER, client, in_process, submit
 from reference_impl import Module, ignore
 
 __version__ = "0.1.0"
@@ -100,18 +108,55 @@ class _Escaped(Exception):
         self.error = error
 
 
-def _run_task(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """A forked task on a worker: scripted code whose every failure is an Exception."""
+def _run_task(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    context: contextvars.Context | None,
+) -> Any:
+    """A forked task on a worker: scripted code in its caller's context; every failure an Exception.
+
+    ``context`` is None when the task went to another process: then a copy of
+    this worker thread's own context, so that no task sees another's changes.
+    Distributed keeps its own state in context variables too (which worker
+    runs this task, its metrics): those keep the values this worker set.
+    """
+    here = contextvars.copy_context()  # the worker's, for this task
+    if context is None:
+        context = here
+    own = [(var, here[var]) for var in _distributed_vars() if var in here]
     try:
-        return _run_scripted(func, args, kwargs)
+        return context.run(_run_scripted, func, args, kwargs, own)
     except Exception:
         raise
     except BaseException as error:  # noqa: BLE001 - delivered by wait(), unwrapped
         raise _Escaped(error) from None
 
 
-def _run_scripted(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+@functools.cache
+def _distributed_vars() -> tuple[contextvars.ContextVar[Any], ...]:
+    """The context variables distributed sets for a task it runs (get_worker, metrics)."""
+    import distributed.client  # noqa: PLC0415
+    import distributed.metrics  # noqa: PLC0415
+    import distributed.worker  # noqa: PLC0415
+
+    found = (
+        getattr(distributed.worker, "_worker_cvar", None),
+        getattr(distributed.client, "_current_client", None),
+        getattr(getattr(distributed.metrics, "context_meter", None), "_callbacks", None),
+    )
+    return tuple(var for var in found if isinstance(var, contextvars.ContextVar))
+
+
+def _run_scripted(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    own: list[tuple[contextvars.ContextVar[Any], Any]] = [],  # noqa: B006 - never changed
+) -> Any:
     """Call as scripted code (its forks become tasks): a scripted call, or a task on a worker."""
+    for var, value in own:
+        var.set(value)
     outer = _state.scripted
     _state.scripted = True
     try:
@@ -128,10 +173,11 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         )
     future: Future[T] = Future()
     if _state.scripted:
-        future._dask = submit(_run_task, func, args, kwargs)
+        context = contextvars.copy_context() if in_process() else None
+        future._dask = submit(_run_task, func, args, kwargs, context)
     else:
         try:
-            future._value = func(*args, **kwargs)
+            future._value = contextvars.copy_context().run(func, *args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - kept for wait()
             future._error = exc
     return future

@@ -75,6 +75,21 @@ def _close() -> None:
             _client = None
 
 
+def in_process() -> bool:
+    """Do forked tasks run in this process, where they can share its objects?
+
+    On a worker of the in-process cluster: True. On a worker of a cluster in
+    other processes: False (this module there never made a cluster).
+    """
+    from distributed import get_worker  # noqa: PLC0415
+
+    try:
+        get_worker()
+    except ValueError:
+        client()  # the caller's process: make or reach the cluster
+    return _in_process
+
+
 def run_registered(key: int) -> Any:
     """Worker side of an in-process submission: look the call up and make it."""
     func, args, kwargs = _registry.pop(key)

@@ -8,6 +8,7 @@ exactly the declared remote deviations.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import socket
 import subprocess
@@ -16,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,6 +79,45 @@ def test_a_task_raising_a_base_exception_reaches_wait_and_the_cluster_survives(
     assert type(outcome[0]) is error
     assert str(outcome[0]) == "from the task"
     assert fw.wait(fw.script(lambda: fw.fork(abs, -3))()) == 3  # the cluster still works
+
+
+VAR: contextvars.ContextVar[str] = contextvars.ContextVar("VAR", default="unset")
+
+
+def read_var(x: int) -> str:
+    return VAR.get()
+
+
+def set_and_read(value: str) -> str:
+    VAR.set(value)
+    return VAR.get()
+
+
+def relay(x: int) -> list[str]:
+    VAR.set(f"task {x}")
+    inner = fw.fork(read_var, x)
+    VAR.set("changed after the fork")
+    return [fw.wait(inner), fw.wait(fw.fork(set_and_read, "inner's")), VAR.get()]
+
+
+@pytest.mark.parametrize("mode", ["plain", "script"])
+def test_tasks_run_in_a_copy_of_the_callers_context_taken_at_the_fork(mode: str) -> None:
+    def body() -> list[Any]:
+        VAR.set("caller")
+        first = fw.fork(read_var, 1)
+        second = fw.fork(relay, 2)
+        VAR.set("changed after the forks")
+        changed = fw.wait(fw.fork(set_and_read, "task's"))
+        return [fw.wait(first), fw.wait(second), changed, VAR.get()]
+
+    run = fw.script(body) if mode == "script" else body
+    expected = [
+        "caller",
+        ["task 2", "inner's", "changed after the fork"],
+        "task's",
+        "changed after the forks",
+    ]
+    assert contextvars.copy_context().run(run) == expected
 
 
 def test_bad_input_is_a_clear_error() -> None:
