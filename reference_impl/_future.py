@@ -16,13 +16,14 @@ from reference_impl._core import (
     _DONE,
     _NO_KWARGS,
     _PENDING,
+    _RUNNING,
     _STATE_NAMES,
     PROMISE,
     Core,
     T_co,
     _new,
 )
-from reference_impl._errors import DeadlockError, describe_callable
+from reference_impl._errors import DeadlockError, UnretrievedGuard, describe_callable
 from reference_impl._state import ThreadContext, local
 
 __all__ = ["DeadlockError", "Future", "describe_callable", "new_task", "run_now"]
@@ -167,26 +168,35 @@ def new_task(
 
 
 def run_now(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Future[Any]:
-    """Run ``func`` here and now, in a copy of the caller's context: a future done at once."""
+    """Run ``func`` here and now, in a copy of the caller's context: a future done at once.
+
+    Core._execute written out (a plain fork is its own hot path); nobody else
+    can see this future before it is done. Whatever is raised from the first
+    line on, even a RecursionError at the stack's limit, is the task's outcome.
+    """
     future: Future[Any] = _new(Future)
-    future._claim = None  # nobody else can ever see it pending
-    future._state = _PENDING
-    future._exception = None
+    future._claim = None
     future._callbacks = None
     future._waiting_on = None
     future._waker = None
-    future._func = func
-    future._args = args
-    future._kwargs = kwargs
+    future._func = func  # while it runs: names it in a DeadlockError
+    future._args, future._kwargs, future._context = (), _NO_KWARGS, None
+    future._state = _RUNNING
+    thread = local.context
+    outer_task, outer_scripted = thread.current, thread.scripted
     try:
-        future._context = copy_context()
-        future._execute(local.context)
-    except BaseException as exc:
-        if future._state == _DONE:
-            raise  # raised after the outcome was kept: not the task's
-        # _execute could not even be entered (stack limit): that is the task's
-        # outcome, for wait (stores only, as in _run_if_pending)
+        thread.current = future
+        thread.scripted = False
+        future._value = copy_context().run(func, *args, **kwargs)
+        future._exception = None
+    except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
         future._exception, future._traceback, future._guard = exc, exc.__traceback__, None
-        future._func, future._args, future._kwargs, future._context = None, (), _NO_KWARGS, None
+        try:  # noqa: SIM105 - suppress() would be two more calls at the stack limit
+            future._guard = UnretrievedGuard(exc, describe_callable(func))
+        except BaseException:  # noqa: BLE001, S110
+            pass
+    finally:
+        thread.current, thread.scripted = outer_task, outer_scripted
+        future._func = None
         future._state = _DONE
     return future
