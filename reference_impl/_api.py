@@ -187,7 +187,9 @@ def wait_all(futures: list[Future[T]], /) -> list[T]:
 
     As ``torch.futures.wait_all`` (since pytorch PR #53953): a failure is raised
     as soon as it is known, without waiting for the other futures. When several
-    have failed by then, the first in list order is raised.
+    have failed by then, the first in list order is raised. A task still queued
+    is run by this wait itself (help-while-waiting), to its end: a failure
+    elsewhere meanwhile is raised once it ends.
     """
     checked = _check_futures("wait_all", futures)
     for future in checked:

@@ -397,17 +397,26 @@ def test_wait_all_raises_the_first_failure_in_list_order_when_several_have_faile
 
 
 def test_wait_all_in_scripted_code_returns_at_a_tasks_failure() -> None:
-    release = threading.Event()
+    """A task running elsewhere is not waited for; one still queued, the wait may run itself."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> bool:
+        started.set()
+        return release.wait(timeout=10)
 
     def fails() -> NoReturn:
         raise KeyError("task failed")
 
     @fw.script
     def body() -> list[Any]:
-        return fw.wait_all([fw.fork(release.wait, 10), fw.fork(fails)])
+        running = fw.fork(slow)
+        assert started.wait(timeout=10)  # on a worker
+        return fw.wait_all([running, fw.fork(fails)])
 
+    begun = time.monotonic()
     with pytest.raises(KeyError, match="task failed"):
         body()
+    assert time.monotonic() - begun < 5
     release.set()
 
 

@@ -221,3 +221,29 @@ def test_a_hundred_thousand_forks_return_memory_to_baseline() -> None:
     finally:
         tracemalloc.stop()
     assert retained < 256 * 1024, f"{retained} bytes retained after 100,000 forks"
+
+
+@pytest.mark.usefixtures("pool_size")
+def test_a_three_task_cycle_on_the_pool_is_a_deadlock_error() -> None:
+    """Each task waits on the next one's future, handed over through a promise."""
+
+    def wait_on_promised(promise: fw.Future[fw.Future[Any]]) -> Any:
+        return fw.wait(fw.wait(promise))
+
+    @fw.script
+    def body() -> list[Any]:
+        promises: list[fw.Future[fw.Future[Any]]] = [fw.Future() for _ in range(3)]
+        futures = [fw.fork(wait_on_promised, promises[(i + 1) % 3]) for i in range(3)]
+        for promise, future in zip(promises, futures, strict=True):
+            promise.set_result(future)
+        outcomes: list[Any] = []
+        for future in futures:
+            try:
+                outcomes.append(fw.wait(future))
+            except fw.DeadlockError:
+                outcomes.append("deadlock")
+        return outcomes
+
+    for size in (1, 2, 4):
+        fw.set_num_threads(size)
+        assert body() == ["deadlock"] * 3
