@@ -71,6 +71,10 @@ def _close() -> None:
             cluster = _client.cluster
             _client.close()
             if cluster is not None:
+                # Our own cluster, closed at exit: the results its workers drop
+                # ("caused the cluster to lose already computed task(s)") are
+                # wanted by nobody, and the warning would end every report.
+                logging.getLogger("distributed.scheduler").setLevel(logging.ERROR)
                 cluster.close()
             _client = None
 
