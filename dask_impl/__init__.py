@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
 from dask_impl._cluster import ENV_SCHEDULER, client, in_process, submit
-from reference_impl import Module, ignore
+from reference_impl import Module, ModuleList, ignore
 
 __version__ = "0.1.0"
 
@@ -248,6 +248,7 @@ __all__ = [
     "ENV_SCHEDULER",
     "Future",
     "Module",
+    "ModuleList",
     "ScriptModule",
     "client",
     "collect_all",

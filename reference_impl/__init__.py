@@ -15,7 +15,7 @@ from reference_impl._schedule import (
     run_scheduled,
     use_schedule,
 )
-from reference_impl._script import Module, ScriptModule, ignore, script
+from reference_impl._script import Module, ModuleList, ScriptModule, ignore, script
 from reference_impl._tensor import Tensor, TracerWarning, tensor
 from reference_impl._trace import GraphNode, TracedFunction, TracingError, graph_nodes, trace
 
@@ -28,6 +28,7 @@ __all__ = [
     "Future",
     "GraphNode",
     "Module",
+    "ModuleList",
     "ScriptModule",
     "Tensor",
     "TracedFunction",

@@ -8,7 +8,7 @@ asynchronous, so the same function gives the same result either way.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar, overload
 
 from reference_impl._schedule import parse_schedule, run_controlled, schedule_for
@@ -27,6 +27,31 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
+
+
+class ModuleList(Module):
+    """A minimal ``torch.nn.ModuleList``: modules in order, for ensembles.
+
+    Iterating, ``len`` and indexing give the modules; scripted code may loop
+    over one held as an attribute, as TorchScript code loops over its own.
+    """
+
+    def __init__(self, modules: Iterable[Module] = ()) -> None:
+        self._items = list(modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: int) -> Module:
+        return self._items[index]
+
+    def append(self, module: Module) -> ModuleList:
+        """Add ``module`` at the end; returns this list, as torch's does."""
+        self._items.append(module)
+        return self
 
 
 class ScriptModule(Module):

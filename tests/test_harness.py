@@ -124,17 +124,15 @@ from types import ModuleType
 from conformance.adapter import Adapter
 from conformance.xfails import Entry
 import reference_impl
-from conformance.adapters.reference import module_list_class
 
 def _fw(names):
     fw = ModuleType("fw")
     for name in names:
         setattr(fw, name, getattr(reference_impl, name))
-    if "Module" in names:
-        fw.ModuleList = module_list_class()
     return fw
 
-ALL = ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all")
+ALL = ("fork", "wait", "Future", "Module", "ModuleList", "script", "ignore", "collect_all",
+       "wait_all")
 
 def core_only():
     return Adapter("core-only", "1", _fw(ALL), frozenset({"core"}),

@@ -164,3 +164,37 @@ def test_collect_all_and_wait_all() -> None:
         fw.wait_all([futures[0], 1])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="collect_all"):
         fw.collect_all([None])  # type: ignore[arg-type]
+
+
+class Member(fw.Module):
+    def __init__(self, weight: int) -> None:
+        self.weight = weight
+
+    def forward(self, x: int) -> int:
+        return x * self.weight
+
+
+class Ensemble(fw.Module):
+    """Forks one task per member of a ModuleList attribute, waits on them in order."""
+
+    def __init__(self) -> None:
+        self.members = fw.ModuleList([Member(1), Member(2)])
+        self.members.append(Member(3))
+
+    def forward(self, x: int) -> list[int]:
+        futures = [fw.fork(member, x) for member in self.members]
+        return [fw.wait(future) for future in futures]
+
+
+def test_a_module_list_keeps_its_modules_in_order_even_of_one_class() -> None:
+    members = fw.ModuleList([Member(1), Member(2)])
+    assert len(members) == 2
+    assert [m(1) for m in members] == [1, 2]
+    assert members[1](1) == 2
+    assert members.append(Member(3)) is members
+    assert [m(1) for m in members] == [1, 2, 3]
+
+
+def test_a_scripted_ensemble_forks_over_its_module_list() -> None:
+    assert fw.script(Ensemble())(2) == [2, 4, 6]
+    assert Ensemble()(2) == [2, 4, 6]

@@ -7,7 +7,6 @@ from pathlib import Path
 from types import ModuleType
 
 from conformance.adapter import Adapter
-from conformance.adapters.reference import module_list_class
 from conformance.xfails import load_entries
 
 #: what Dask fails on every cluster
@@ -25,9 +24,18 @@ def adapter() -> Adapter:
     remote = bool(os.environ.get(dask_impl.ENV_SCHEDULER))
     dask_impl.client()  # start (or reach) the cluster now: a broken one fails fast
     fw = ModuleType("fw", "forkwait on Dask, as the spec's examples see it")
-    for name in ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"):
+    for name in (
+        "fork",
+        "wait",
+        "Future",
+        "Module",
+        "ModuleList",
+        "script",
+        "ignore",
+        "collect_all",
+        "wait_all",
+    ):
         setattr(fw, name, getattr(dask_impl, name))
-    fw.ModuleList = module_list_class()  # type: ignore[attr-defined]  # modules are the reference's
     import distributed  # noqa: PLC0415
 
     return Adapter(
