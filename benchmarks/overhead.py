@@ -21,6 +21,7 @@ import functools
 import hashlib
 import os
 import time
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
@@ -70,7 +71,9 @@ def direct_loop(n: int) -> int:
 def torchscript_loop() -> Callable[[int], int] | None:
     """TorchScript's fork+wait: a scripted loop forking a trivial scripted function; or None."""
     try:
-        import torch  # noqa: PLC0415 - optional, and slow to import
+        with warnings.catch_warnings():  # torch's CPU wheel warns when numpy is absent
+            warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+            import torch  # noqa: PLC0415 - optional, and slow to import
     except ImportError:
         return None
 
