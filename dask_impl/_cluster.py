@@ -10,15 +10,22 @@ in the same process, looks the call up. Callables and arguments are therefore
 shared, not copied, as the spec requires (DET-NO-COPY-1) and as examples that
 synchronise tasks with ``threading`` objects need. To a remote cluster the
 call itself is sent, through Dask's serialisation (cloudpickle).
+
+At interpreter exit, before the client closes, every task submitted from this
+process and not yet finished runs to its end (LIFECYCLE-EXIT-1), as
+``concurrent.futures`` finishes submitted work. In-process that covers tasks
+forked by tasks too; on a remote cluster only those this process submitted.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +38,9 @@ _client: Any = None
 _in_process = False
 _registry: dict[int, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = {}
 _keys = itertools.count()
+_unfinished: set[Any] = set()  # dask futures submitted here and not yet done
+_unfinished_lock = threading.Lock()
+_prune_at = [64]
 
 
 class _DropComputeFailed(logging.Filter):
@@ -61,7 +71,34 @@ def client() -> Any:
                 _client = Client(cluster, set_as_default=False)
                 _in_process = True
             atexit.register(_close)
+            _at_threading_exit(_finish_unwaited)
         return _client
+
+
+def _finish_unwaited() -> None:
+    """Wait until every task submitted from this process is done, new ones included.
+
+    Registered with ``threading._register_atexit``, so that it runs before
+    ``concurrent.futures`` stops its executors (Dask's workers run tasks on one):
+    after that no task could start. Polls ``done()``, which needs neither a
+    default client nor a callback thread, both gone at exit.
+    """
+    while True:
+        with _unfinished_lock:
+            _unfinished.difference_update([f for f in _unfinished if f.done()])
+            if not _unfinished:
+                return
+        time.sleep(0.005)  # tasks may fork more tasks meanwhile: look again
+
+
+def _at_threading_exit(hook: Callable[[], None]) -> None:
+    """Run ``hook`` when the main thread ends, before executors shut down (as they register)."""
+    register = getattr(threading, "_register_atexit", None)
+    if register is None:  # pragma: no cover - every supported CPython has it
+        atexit.register(hook)
+        return
+    with contextlib.suppress(RuntimeError):  # already shutting down: too late to wait
+        register(hook)
 
 
 def _close() -> None:
@@ -116,4 +153,9 @@ def submit(task: Callable[..., Any], *args: Any) -> Any:
     else:
         future = target.submit(task, *args, pure=False)
     fire_and_forget(future)  # an unwaited fork still runs (NEST-UNWAITED-RUNS-1)
+    with _unfinished_lock:
+        if len(_unfinished) >= _prune_at[0]:  # keep the set to the unfinished: amortised O(1)
+            _unfinished.difference_update([f for f in _unfinished if f.done()])
+            _prune_at[0] = max(64, 2 * len(_unfinished))
+        _unfinished.add(future)
     return future

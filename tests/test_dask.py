@@ -127,6 +127,49 @@ def test_bad_input_is_a_clear_error() -> None:
         fw.wait(3)  # type: ignore[arg-type]
 
 
+EXITING_PROGRAM = """
+import os, time
+import dask_impl as fw
+
+@fw.ignore
+def report(text: str) -> None:
+    time.sleep(0.3)
+    os.write(1, text.encode() + b"\\n")
+
+def leaf(x: int) -> None:
+    report(f"leaf {x}")
+
+def branch(x: int) -> None:
+    fw.fork(leaf, x)  # forked by a task, never waited on either
+    report(f"branch {x}")
+
+@fw.script
+def start() -> None:
+    for x in range(3):
+        fw.fork(branch, x)
+
+start()
+os.write(1, b"main finished\\n")
+"""
+
+
+def test_unwaited_tasks_and_their_subtasks_finish_before_the_interpreter_exits() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", EXITING_PROGRAM],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert lines[0] == "main finished"
+    expected = [f"branch {x}" for x in range(3)] + [f"leaf {x}" for x in range(3)]
+    assert sorted(lines[1:]) == sorted(expected)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -68,7 +68,7 @@ def test_dask_in_process_fails_exactly_its_declared_requirements() -> None:
     report = recorded("dask")
     failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
     assert failing == set(load_xfails(dask_adapter.XFAILS_FILE)), REGENERATE
-    assert {r.outcome for r in report.requirements if r.id in failing} == {"xfailed"}
+    assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
     assert skipped_examples(report) == declared_skips(dask_adapter.SKIPS_FILE, report), REGENERATE
     unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
     assert unclaimed <= {"skipped"}, REGENERATE
@@ -78,7 +78,7 @@ def test_torch_fails_exactly_its_declared_requirements() -> None:
     report = recorded("torch")
     failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
     assert failing == set(load_xfails(XFAILS_FILE)), REGENERATE
-    assert {r.outcome for r in report.requirements if r.id in failing} == {"xfailed"}
+    assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
     assert skipped_examples(report) == declared_skips(SKIPS_FILE, report), REGENERATE
     unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
     assert unclaimed <= {"skipped"}, REGENERATE
