@@ -4,7 +4,9 @@ Plain Python forks run synchronously (as on the reference and torch); inside
 ``script``-ed code each fork is a Dask task, nested forks are submitted from
 inside tasks with ``get_client()``, and a task that waits ``secede()``-s from
 the worker's thread pool while it blocks, then ``rejoin()``-s, so waiting tasks
-never starve the workers. Exceptions surface at ``wait`` with their type.
+never starve the workers. Exceptions surface at ``wait`` with their type (in
+the in-process cluster, the very object the task raised). A wait that would
+close a cycle of waits raises ``DeadlockError`` instead of blocking (``_waits``).
 
 A task runs in a copy of its forking caller's ``contextvars`` context, taken at
 the fork, as on the reference: a plain fork runs on the spot in a copy, and a
@@ -22,6 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
+from dask_impl import _waits
 from dask_impl._cluster import ENV_SCHEDULER, client, in_process, submit
 from reference_impl import Module, ModuleList, ignore
 
@@ -47,6 +50,7 @@ class Future(Generic[T_co]):
         self._dask: Any = None
         self._value: Any = _UNSET
         self._error: BaseException | None = None
+        self._raised: BaseException | None = None  # set by the task itself, in-process
         self._lock = threading.Lock()
 
     def done(self) -> bool:
@@ -58,17 +62,30 @@ class Future(Generic[T_co]):
         return wait(self)
 
     def _settle(self) -> None:
-        """Fetch the task's outcome once; later waits reuse it (the same object)."""
+        """Fetch the task's outcome; the first fetched is kept, so waits share one object.
+
+        No lock is held while blocking: a second waiter must reach
+        ``_waits.recorded`` too, or a cycle through it would go unseen.
+        """
         with self._lock:
             if self._value is not _UNSET or self._error is not None:
                 return
+            dask_future = self._dask
+        value: Any = _UNSET
+        error: BaseException | None = None
+        with _waits.recorded(dask_future):  # a cycle: DeadlockError, this wait's own
             try:
-                self._value = _blocking_result(self._dask)
+                value = _blocking_result(dask_future)
+            except _RaisedHere:
+                error = self._raised
             except _Escaped as escaped:
-                self._error = escaped.error
+                error = escaped.error
             except BaseException as exc:  # noqa: BLE001 - delivered by wait()
-                self._error = exc
-            self._dask = None
+                error = exc
+        with self._lock:
+            if self._value is _UNSET and self._error is None:
+                self._value, self._error = value, error
+                self._dask = None
 
     def _outcome(self) -> T_co:
         self._settle()
@@ -94,6 +111,16 @@ def _blocking_result(dask_future: Any) -> Any:
         rejoin()
 
 
+class _RaisedHere(Exception):
+    """The task failed; its exception, the very object, is in the Future's ``_raised``.
+
+    In-process a task writes its exception straight into the Future it
+    belongs to and sends Dask only this marker: Dask would pickle the
+    exception, and one whose traceback or arguments cannot be pickled would
+    reach ``wait`` as a bare ``Exception`` holding its repr.
+    """
+
+
 class _Escaped(Exception):
     """Carries a task's KeyboardInterrupt, SystemExit or GeneratorExit through Dask.
 
@@ -113,13 +140,16 @@ def _run_task(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     context: contextvars.Context | None,
+    owner: Future[Any] | None = None,
 ) -> Any:
     """A forked task on a worker: scripted code in its caller's context; every failure an Exception.
 
     ``context`` is None when the task went to another process: then a copy of
     this worker thread's own context, so that no task sees another's changes.
-    Distributed keeps its own state in context variables too (which worker
-    runs this task, its metrics): those keep the values this worker set.
+    ``owner``, in-process only, is the Future the task completes: a failure
+    goes there, unpickled (see ``_RaisedHere``). Distributed keeps its own
+    state in context variables too (which worker runs this task, its
+    metrics): those keep the values this worker set.
     """
     here = contextvars.copy_context()  # the worker's, for this task
     if context is None:
@@ -127,10 +157,13 @@ def _run_task(
     own = [(var, here[var]) for var in _distributed_vars() if var in here]
     try:
         return context.run(_run_scripted, func, args, kwargs, own)
-    except Exception:
-        raise
-    except BaseException as error:  # noqa: BLE001 - delivered by wait(), unwrapped
-        raise _Escaped(error) from None
+    except BaseException as error:
+        if owner is None:
+            if isinstance(error, Exception):
+                raise
+            raise _Escaped(error) from None
+        owner._raised = error
+    raise _RaisedHere  # outside the except: no __context__ for Dask to carry
 
 
 @functools.cache
@@ -173,8 +206,10 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         )
     future: Future[T] = Future()
     if _state.scripted:
-        context = contextvars.copy_context() if in_process() else None
-        future._dask = submit(_run_task, func, args, kwargs, context)
+        if in_process():
+            future._dask = submit(_run_task, func, args, kwargs, contextvars.copy_context(), future)
+        else:
+            future._dask = submit(_run_task, func, args, kwargs, None)
     else:
         try:
             future._value = contextvars.copy_context().run(func, *args, **kwargs)

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,15 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 import dask_impl as fw  # noqa: E402
-from conformance.adapters.dask import REMOTE_XFAILS_FILE, SKIPS_FILE, XFAILS_FILE  # noqa: E402
+from conformance.adapters.dask import (  # noqa: E402
+    REMOTE_SKIPS_FILE,
+    REMOTE_XFAILS_FILE,
+    SKIPS_FILE,
+    XFAILS_FILE,
+)
 from conformance.report import read_report  # noqa: E402
 from conformance.xfails import load_xfails  # noqa: E402
+from reference_impl import DeadlockError  # noqa: E402
 
 BIN = Path(sys.executable).parent
 pytestmark = pytest.mark.timeout(900)  # starts a cluster and runs the whole suite on it
@@ -55,6 +61,28 @@ def test_exceptions_keep_their_type_and_surface_at_wait() -> None:
         fw.wait(future)
 
 
+class Unpicklable(Exception):
+    """An exception Dask could not pickle: its argument is a lock."""
+
+
+def test_an_unpicklable_exception_reaches_wait_itself_with_its_chain() -> None:
+    raised: list[BaseException] = []
+
+    def fails() -> int:
+        try:
+            raise KeyError("cause")
+        except KeyError:
+            error = Unpicklable(threading.Lock())
+            raised.append(error)
+            raise error  # noqa: B904 - the implicit chain is the point
+
+    future = fw.script(lambda: fw.fork(fails))()
+    with pytest.raises(Unpicklable) as caught:
+        fw.wait(future)
+    assert caught.value is raised[0]
+    assert isinstance(caught.value.__context__, KeyError)
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit, GeneratorExit])
 def test_a_task_raising_a_base_exception_reaches_wait_and_the_cluster_survives(
@@ -79,6 +107,83 @@ def test_a_task_raising_a_base_exception_reaches_wait_and_the_cluster_survives(
     assert type(outcome[0]) is error
     assert str(outcome[0]) == "from the task"
     assert fw.wait(fw.script(lambda: fw.fork(abs, -3))()) == 3  # the cluster still works
+
+
+def in_a_thread(call: Callable[[], Any], seconds: float = 30) -> Any:
+    """``call()``'s outcome, or a test failure if it hangs (a daemon thread keeps the hang)."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(("value", call()))
+        except BaseException as caught:  # noqa: BLE001 - reported to the test
+            outcome.append(("error", caught))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, "hung"
+    return outcome[0]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_a_cycle_of_waits_raises_in_the_wait_that_closes_it(length: int) -> None:
+    """Task i waits on task i+1, the last on the first: one DeadlockError, the rest fail with it."""
+    futures: list[fw.Future[int]] = []
+    published = threading.Event()
+
+    @fw.ignore
+    def future_of(index: int) -> fw.Future[int]:
+        assert published.wait(timeout=10)
+        return futures[index % length]
+
+    def member(index: int) -> int:
+        return fw.wait(future_of(index + 1)) + 1
+
+    @fw.script
+    def cycle() -> list[str]:
+        for index in range(length):
+            futures.append(fw.fork(member, index))
+        published.set()
+        outcomes = []
+        for future in futures:
+            try:
+                fw.wait(future)
+                outcomes.append("value")
+            except DeadlockError as error:
+                outcomes.append(type(error).__name__)
+        return outcomes
+
+    kind, outcomes = in_a_thread(cycle)
+    assert kind == "value", outcomes
+    assert outcomes == ["DeadlockError"] * length
+    assert fw.wait(fw.script(lambda: fw.fork(abs, -3))()) == 3  # the cluster still works
+
+
+@pytest.mark.timeout(120)
+def test_tasks_waiting_on_one_future_at_once_all_get_its_one_value() -> None:
+    release = threading.Event()
+
+    @fw.ignore
+    def slow() -> list[int]:
+        assert release.wait(timeout=10)
+        return [1]
+
+    def waits(future: fw.Future[list[int]]) -> list[int]:
+        return fw.wait(future)
+
+    @fw.script
+    def run() -> list[list[int]]:
+        shared = fw.fork(slow)
+        waiters = [fw.fork(waits, shared) for _ in range(3)]
+        release.set()
+        return [fw.wait(w) for w in waiters] + [fw.wait(shared)]
+
+    kind, values = in_a_thread(run)
+    assert kind == "value", values
+    assert values == [[1]] * 4
+    assert all(value is values[0] for value in values)
 
 
 VAR: contextvars.ContextVar[str] = contextvars.ContextVar("VAR", default="unset")
@@ -244,6 +349,7 @@ def test_the_suite_on_a_multi_process_cluster_fails_only_the_shared_memory_requi
     xfailed = {r.id for r in records if r.outcome == "xfailed"}
     assert xfailed == set(load_xfails(REMOTE_XFAILS_FILE)) | set(load_xfails(XFAILS_FILE))
     claimed = [r for r in records if r.profile in ("core", "async")]
-    assert {r.id for r in claimed if r.outcome == "skipped"} == set(load_xfails(SKIPS_FILE))
+    skips = set(load_xfails(SKIPS_FILE)) | set(load_xfails(REMOTE_SKIPS_FILE))
+    assert {r.id for r in claimed if r.outcome == "skipped"} == skips
     assert {r.outcome for r in claimed} <= {"passed", "xfailed", "skipped"}
     assert time.monotonic() - started < 600

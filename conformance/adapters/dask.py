@@ -15,6 +15,8 @@ XFAILS_FILE = Path(__file__).with_name("dask_xfails.toml")
 SKIPS_FILE = Path(__file__).with_name("dask_skips.toml")
 #: what a cluster in other processes cannot do besides: share memory with the caller
 REMOTE_XFAILS_FILE = Path(__file__).with_name("dask_remote_xfails.toml")
+#: what hangs only on a cluster in other processes
+REMOTE_SKIPS_FILE = Path(__file__).with_name("dask_remote_skips.toml")
 
 
 def adapter() -> Adapter:
@@ -47,5 +49,8 @@ def adapter() -> Adapter:
             **load_entries(XFAILS_FILE),
             **(load_entries(REMOTE_XFAILS_FILE) if remote else {}),
         },
-        skips=load_entries(SKIPS_FILE, "skips"),
+        skips={
+            **load_entries(SKIPS_FILE, "skips"),
+            **(load_entries(REMOTE_SKIPS_FILE, "skips") if remote else {}),
+        },
     )
