@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import faulthandler
 import re
+import shutil
 import tempfile
 from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
@@ -73,6 +74,7 @@ class Isolation:
         self.options = options
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.dump: IO[str] | None = None
+        self.owns_folder = workerinput is None
         if workerinput is None:  # controller: the folder workers dump into
             self.folder = Path(tempfile.mkdtemp(prefix="forkwait-watchdog-"))
         else:
@@ -80,6 +82,13 @@ class Isolation:
             path = self.folder / f"{workerinput['workerid']}.txt"
             self.dump = path.open("w", encoding="utf-8")  # kept open: faulthandler needs it
             faulthandler.enable(file=self.dump, all_threads=True)  # crashes land here too
+
+    def pytest_unconfigure(self) -> None:
+        """The controller removes the workers' dump folder (else one per run piles up
+        in the temp dir). Workers have ended by now; each leaves its dump file open to
+        the end, as faulthandler writes to its descriptor."""
+        if self.owns_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     # -- controller --------------------------------------------------------------
 

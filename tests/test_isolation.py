@@ -105,14 +105,16 @@ def write_spec(folder: Path, fault: str) -> Path:
     return folder
 
 
-def run_suite(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], RunReport]:
+def run_suite(
+    folder: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], RunReport]:
     report = folder / "report.json"
     result = subprocess.run(
         [
             sys.executable, "-m", "conformance.cli", "--spec-root", str(folder),
             "--example-timeout", TIMEOUT, "--report", str(report), *args,
         ],
-        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT, env=env,
     )  # fmt: skip
     return result, read_report(report)
 
@@ -150,6 +152,18 @@ def test_a_fault_fails_its_own_example_only(
     assert said in report.by_id()["FAULT-1"].message
     assert report.complete
     assert not report.interrupted
+
+
+def test_a_run_leaves_nothing_in_the_temp_dir(tmp_path: Path) -> None:
+    """The controller's folder of worker dumps went unremoved: one more per run."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    result, report = run_suite(
+        write_spec(tmp_path, "crash"), env={**os.environ, "TMPDIR": str(temp)}
+    )
+    assert outcomes(report)["FAULT-1"] == ("failed", "crash"), result.stdout
+    left = [path.name for path in temp.iterdir() if not path.name.startswith("pytest-of-")]
+    assert left == []  # (pytest-of-*: xdist's basetemp, which pytest itself prunes)
 
 
 def test_a_crash_is_never_absorbed_by_an_expected_failure(tmp_path: Path) -> None:
