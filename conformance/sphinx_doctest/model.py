@@ -11,7 +11,6 @@ really is, so failures can point at the true file and line (Sphinx reports
 from __future__ import annotations
 
 import linecache
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,7 +157,7 @@ def locate(node: nodes.Element, source: str, project: SphinxProject, docname: st
     if first is not None:
         lines = linecache.getlines(str(path))
         for number in range(max(start - 1, 1), len(lines) + 1):
-            if textwrap.dedent(lines[number - 1]).strip() == first:
+            if lines[number - 1].strip() == first:
                 return Location(path, number, str(path))
     return Location(path, node.line, str(path))
 
