@@ -11,9 +11,11 @@ of ``overhead.py`` within 5x the pool. Two programs:
 A step of a schedule costs O(log N), so the cost per fork must not grow with
 the number of forks: the last line compares 1,000 and 10,000 forks.
 
-The floor under a schedule is a thread switch (two wake-ups through the GIL)
-whenever the policy picks a task that is not the one the running task waits
-on: ``fifo`` never needs one on these programs, ``lifo`` twice per fork.
+A switch between carriers (greenlets of the calling thread, about 0.3 us) is
+needed whenever the policy picks a task that is not the one the running task
+waits on: ``fifo`` never needs one on these programs, ``lifo`` two per fork,
+``random`` two on half the forks. On threads (before), such a switch cost two
+wake-ups through the OS and the GIL, about 11 us, and ``random:1`` came to 10x.
 
 Run: ``python benchmarks/schedules.py [--quick]``
 """

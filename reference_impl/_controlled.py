@@ -2,16 +2,18 @@
 
 Only the task holding the baton runs; at each fork and wait (and when a task
 ends) the run's policy picks the runnable task that runs next, and the baton
-moves to the thread of that task. Tasks run on *carriers*, threads of the run:
-a task chosen while the running task waits on it, not yet started, runs
-inline on the waiter's thread (the waiter could not run before it ends
-anyway); a task chosen otherwise starts on an idle carrier, or a new one.
-Which thread runs a task never changes a choice.
+moves to the carrier of that task. Tasks run on *carriers*, stacks of the run
+(greenlets of the calling thread, see ``_crew``): a task chosen while the
+running task waits on it, not yet started, runs inline on the waiter's
+carrier (the waiter could not run before it ends anyway); a task chosen
+otherwise starts on an idle carrier, or a new one. Which carrier runs a task
+never changes a choice.
 
 If the run's own bookkeeping fails (a RecursionError at the stack's limit, an
-interrupt while a thread sleeps), the run stops: every thread of it is woken
-and raises :class:`ScheduleStopped` at its switch point, tasks never started
-end with that error, and no thread is left asleep.
+interrupt), the run stops: the carrier that failed hands control back to the
+caller's, which raises; when the call ends every carrier still suspended is
+resumed and raises :class:`ScheduleStopped` at its switch point, tasks never
+started end with that error, and no carrier is left suspended.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class ScheduleStopped(RuntimeError):
 class ControlledRun(OutsideWaits):
     """One top-level scripted call under a policy: its tasks, the baton, the log.
 
-    Only the thread holding the baton touches the run's state. The hot paths
+    Only the carrier holding the baton touches the run's state. The hot paths
     are written out rather than split into helpers, and events are kept as
     ints (see ``_events``): a call or an f-string per step is a large part of
     what a step costs.
@@ -51,11 +53,11 @@ class ControlledRun(OutsideWaits):
         self._by_future: dict[int, Task] = {}
         self._step = 0
         self._runnable = 0
-        self._crew = Crew(self._carry)  # the threads of this run (not the caller's)
+        self._crew = Crew(self._carry)  # the stacks of this run (the caller's too)
         self._unfinished_from = 1  # no task below this index is unfinished
         self._stopped: BaseException | None = None  # why the run stopped, if it did
         caller = self._add(None)
-        caller.carrier = Carrier(eventfd=True)  # the calling thread
+        caller.carrier = self._crew.caller  # the calling thread's current greenlet
         self.current = caller  # the caller holds the baton
 
     @property
@@ -162,15 +164,15 @@ class ControlledRun(OutsideWaits):
             self._switch(me)
 
     def _stop_carriers(self) -> None:
-        """Stop every thread of the run and close its baton."""
-        self._crew.stop(self._tasks[0].carrier, stopped=self._stopped is not None)
+        """End every carrier of the run (on the caller's carrier, once the call is over)."""
+        self._crew.stop(stopped=self._stopped is not None)
         if self._stopped is not None:
-            self._fail_unstarted()  # forked by a thread that ran on after the stop
+            self._fail_unstarted()  # forked by a carrier that ran on after the stop
 
     # -- when the run's own bookkeeping fails --------------------------------------
 
     def _stop(self, error: BaseException) -> None:
-        """Stop the run for good: wake every thread of it, fail every task not started.
+        """Stop the run for good: fail every task not started (``finish`` ends the carriers).
 
         Called where the error is caught, perhaps still at the stack's limit;
         the callers store ``_stopped`` first (a store cannot fail), and finish()
@@ -179,8 +181,6 @@ class ControlledRun(OutsideWaits):
         if self._stopped is None:
             self._stopped = error
         self._fail_unstarted()
-        self._crew.wake_all()
-        self._tasks[0].carrier.wake_if_waiting()
 
     def _fail_unstarted(self) -> None:
         """Tasks not started (a carrier may have been told to, too late) end with the stop."""
@@ -293,7 +293,7 @@ class ControlledRun(OutsideWaits):
         carrier.wake()
 
     def _carry(self, carrier: Carrier) -> None:
-        """A carrier's thread: start the tasks it is given until the run is over."""
+        """A carrier's life: start the tasks it is given until the run is over."""
         local.context.run = self
         try:
             while True:
@@ -307,7 +307,7 @@ class ControlledRun(OutsideWaits):
         except BaseException as error:  # noqa: BLE001 - the caller gets it, as a stop
             if self._stopped is None:
                 self._stopped = error
-            self._stop(error)  # shallow here: wakes the whole run
+            self._stop(error)  # shallow here; then the caller's carrier resumes, and raises
 
 
 def active_run() -> ControlledRun | None:

@@ -1,111 +1,107 @@
-"""The threads of a controlled run, its crew of carriers, and the baton they pass."""
+"""The carriers of a controlled run: greenlets of the caller's thread, and the baton.
+
+Only one task of a controlled run runs at a time, so its tasks need stacks of
+their own (a task may stop at a fork or a wait and resume later, beneath or
+above others) but no parallelism. Threads would give them stacks at the price
+of two wake-ups through the OS and the GIL at every switch, about 11 us;
+greenlets (stackful coroutines, the library gevent and SQLAlchemy build on)
+switch within one thread in well under a microsecond. That is the only reason
+for the dependency: no hand-written coroutine scheme can suspend a task in
+the middle of the user's own Python frames.
+
+Each carrier has its own ``ThreadContext`` (``_state``), as a thread has its
+own: whoever passes the baton installs the next carrier's context before the
+switch, so the facts fork and wait read (scripted, current task, trace scope,
+run) are always those of the carrier running.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+import greenlet
+
+from reference_impl._state import ThreadContext, local
 
 if TYPE_CHECKING:
     from reference_impl._policies import Task
 
-#: Carriers of one run that get an eventfd baton; the rest use a lock (fds are finite).
-EVENTFD_CARRIERS = 64
-
 
 class Carrier:
-    """A thread of a run: ``wait()`` sleeps until another thread calls ``wake()``.
+    """A stack of the run: ``wake()`` names it to run next, ``wait()`` passes the baton."""
 
-    The baton is an eventfd where there is one (Linux): writing it releases the
-    GIL around the system call, so the woken thread takes the GIL at once; a
-    held lock, the portable fallback, wakes it while the waker still holds the
-    GIL, and it must sleep again until the waker blocks. Half the cost of a
-    switch, which is most of the cost of a step that changes threads.
-    """
+    __slots__ = ("context", "crew", "glet", "start")
 
-    __slots__ = ("fd", "start", "thread", "wait", "wake")
-
-    def __init__(self, *, eventfd: bool) -> None:
+    def __init__(self, crew: Crew, glet: greenlet.greenlet, context: ThreadContext) -> None:
+        self.crew = crew
+        self.glet = glet
+        self.context = context
         self.start: Task | None = None  # the task to start when an idle carrier wakes
-        self.thread: threading.Thread | None = None
-        self.fd = -1
-        if eventfd and hasattr(os, "eventfd"):
-            with contextlib.suppress(OSError):  # out of fds: a lock will do
-                self.fd = os.eventfd(0)
-        self.wait: Callable[[], object]
-        self.wake: Callable[[], object]
-        if self.fd >= 0:
-            self.wait = functools.partial(os.eventfd_read, self.fd)
-            self.wake = functools.partial(os.eventfd_write, self.fd, 1)
-        else:
-            lock = threading.Lock()
-            lock.acquire()
-            self.wait, self.wake = lock.acquire, lock.release
 
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+    def wake(self) -> None:
+        """This carrier runs when the baton holder next calls ``wait()``."""
+        self.crew.next = self
 
-    def wake_if_waiting(self) -> None:
-        """Wake it, whether or not it sleeps now (when a run stops: it must not sleep on)."""
-        with contextlib.suppress(RuntimeError, OSError):  # a lock released already
-            self.wake()
+    def wait(self) -> None:
+        """Switch to the carrier woken last; return when this one is switched to again.
+
+        With no carrier woken (a run that stopped wakes nobody) it returns at once,
+        as a woken thread would: the caller then sees that the run stopped.
+        """
+        crew = self.crew
+        target, crew.next = crew.next, None
+        if target is None or target is self:
+            return
+        local.context = target.context
+        target.glet.switch()
 
 
 class Crew:
-    """The carriers of one run: started as needed, reused when idle, stopped at the end."""
+    """The carriers of one run: made as needed, reused when idle, unwound at the end.
+
+    Made on the caller's thread, whose current greenlet becomes the caller's
+    carrier and the parent of every other: a carrier whose body ends (the run
+    is over, or its bookkeeping failed) hands control back to the caller.
+    """
 
     def __init__(self, carry: Callable[[Carrier], None]) -> None:
-        self._carry = carry  # a carrier thread's whole life (the run's)
+        self._carry = carry  # a carrier's whole life (the run's)
+        self.next: Carrier | None = None  # woken, to run at the next wait()
+        self.caller = Carrier(self, greenlet.getcurrent(), local.context)
         self.all: list[Carrier] = []
-        self.idle: list[Carrier] = []  # their tasks all done, asleep until given another
+        self.idle: list[Carrier] = []  # their tasks all done, suspended until given another
 
     def take(self) -> Carrier:
         """An idle carrier, or a new one, to start a task on."""
         if self.idle:
             return self.idle.pop()
-        carrier = Carrier(eventfd=len(self.all) < EVENTFD_CARRIERS)
-        carrier.thread = threading.Thread(
-            target=self._carry,
-            args=(carrier,),
-            name=f"forkwait-scheduled-{len(self.all) + 1}",
-            daemon=True,
-        )
+        parent = self.caller.glet
+        carrier = Carrier(self, parent, ThreadContext())  # its own greenlet, just below
+        carrier.glet = greenlet.greenlet(functools.partial(self._body, carrier), parent)
         self.all.append(carrier)
-        carrier.thread.start()
         return carrier
 
-    def wake_all(self) -> None:
-        for carrier in self.all:
-            carrier.wake_if_waiting()
+    def _body(self, carrier: Carrier) -> None:
+        try:
+            self._carry(carrier)
+        finally:  # control returns to the caller's carrier, the parent
+            local.context = self.caller.context
 
-    def stop(self, caller: Carrier, *, stopped: bool) -> None:
-        """Stop every carrier and close every baton (``caller``'s too).
+    def stop(self, *, stopped: bool) -> None:
+        """Unwind every carrier still suspended (it sees the run over and ends).
 
-        Once every task is done every carrier is idle: it is told to exit. If
-        the run ``stopped``, every carrier was woken and exits, unless a task
-        is stuck in a wait of its own: such a thread is given ten seconds, and
-        if it is still alive no baton is closed (it might still write one, and
-        the fd could be reused by then).
+        Called on the caller's carrier once every task is done, or the run
+        stopped; each carrier's body then returns here, its parent.
         """
-        if stopped:
-            carriers = self.all
-            caller.wake_if_waiting()
-        else:
-            carriers = self.idle
-            for carrier in carriers:
-                carrier.start = None
-                carrier.wake()
-        joined = True
-        for carrier in carriers:
-            assert carrier.thread is not None
-            carrier.thread.join(10 if stopped else None)
-            joined = joined and not carrier.thread.is_alive()
-        if joined:
-            for carrier in (*carriers, caller):
-                carrier.close()
+        for carrier in self.all:
+            if carrier.glet:  # started and not dead: suspended in a wait()
+                if not stopped:
+                    carrier.start = None
+                local.context = carrier.context
+                carrier.glet.switch()
+                local.context = self.caller.context
+        self.all.clear()
         self.idle.clear()
+        self.next = None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Task:
         self.done = False
         self.waiting_on: Task | None = None
         self.waiters: list[Task] | None = None  # made on the first wait: most tasks have none
-        #: the thread that runs it, once started (see ``_schedule.Carrier``)
+        #: the carrier (a greenlet) that runs it, once started (see ``_crew.Carrier``)
         self.carrier: Any = None
         #: the task beneath it on its carrier's stack, whose wait runs it inline
         self.below: Task | None = None
@@ -186,6 +187,7 @@ class RandomPolicy(_ById):
         super().__init__()
         self.name = f"random:{seed}"
         self._rng = random.Random(seed)  # noqa: S311 - replayable, not secret
+        self._bits: Callable[[int], int] = self._rng.getrandbits
         self._runnable = IdSet()
 
     def add(self, task: Task) -> None:
@@ -195,10 +197,18 @@ class RandomPolicy(_ById):
         self._runnable.remove(task.id)
 
     def choose(self, current: Task | None, step: int) -> Task:
-        # choice(range(n)) draws exactly as choice(sorted_runnable) would
-        runnable = self._runnable
-        index = self._rng.choice(range(runnable.count))
-        return self._tasks[runnable.kth(index)]
+        # draws exactly as choice(sorted_runnable) does (CPython's _randbelow: the
+        # fewest bits that hold n, redrawn until below n), written out: two calls
+        # and a range object fewer at every step, and the draws no longer hang on
+        # a private method of random.Random
+        runnable, bits = self._runnable, self._bits
+        n = runnable.count
+        k = n.bit_length()
+        index = bits(k)
+        while index >= n:
+            index = bits(k)
+        members = runnable._sorted
+        return self._tasks[members[index] if members is not None else runnable.kth(index)]
 
 
 class IdSet:

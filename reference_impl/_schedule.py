@@ -20,13 +20,16 @@ Policies (``FORKWAIT_SCHEDULE`` or ``script(fn, schedule=...)``), defined in
     Microsoft Coyote): random distinct priorities, the highest runnable runs, and
     at DEPTH-1 random points the running task drops to the lowest priority.
 
-How a run moves the baton between threads is in ``_controlled``. A wait that
+How a run moves the baton between its tasks is in ``_controlled``: they run on
+the calling thread, each on a greenlet of its own (``_crew``). A wait that
 would close a cycle of waits raises :class:`DeadlockError` in the task that
 waits, as on the pool. A call that raises still lets its tasks run to their
-end, and every thread of the run stops when the call returns.
+end, and every greenlet of the run has ended when the call returns.
 
 Tasks must synchronise through fork and wait only: a task blocked on a lock or
-an event holds the baton, and the run stalls until that wait gives up.
+an event holds the baton (and the thread), and the run stalls until that wait
+gives up. As every task of a run shares the caller's thread, thread identity
+(``threading.get_ident()``, an ``RLock`` re-entered) cannot tell them apart.
 """
 
 from __future__ import annotations

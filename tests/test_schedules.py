@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import reference_impl as fw
-from reference_impl._policies import IdSet
+from reference_impl._crew import Carrier, Crew
+from reference_impl._policies import IdSet, RandomPolicy, Task
 from tests.conftest import run_spec
 
 
@@ -187,8 +188,52 @@ def threads_back_to(baseline: int) -> bool:
     return threading.active_count() <= baseline
 
 
+@pytest.fixture
+def carriers(monkeypatch: pytest.MonkeyPatch) -> list[Carrier]:
+    """Every carrier (greenlet) the runs of the test make, kept to check each one ended.
+
+    A carrier left suspended would be killed only when the garbage collector
+    finds it, running its task's ``finally`` blocks at some random later time.
+    """
+    made: list[Carrier] = []
+    take = Crew.take
+
+    def recording(crew: Crew) -> Carrier:
+        carrier = take(crew)
+        made.append(carrier)
+        return carrier
+
+    monkeypatch.setattr(Crew, "take", recording)
+    return made
+
+
+def all_ended(carriers: list[Carrier]) -> bool:
+    return all(carrier.glet.dead for carrier in carriers)
+
+
+def test_tasks_of_a_run_run_on_greenlets_of_the_calling_thread(carriers: list[Carrier]) -> None:
+    """No thread per task: a switch between tasks is a greenlet switch, not two OS wake-ups."""
+    threads: set[int] = set()
+
+    def leaf(i: int) -> int:
+        threads.add(threading.get_ident())
+        return i
+
+    def program() -> int:
+        futures = [fw.fork(leaf, i) for i in range(20)]
+        return sum(fw.wait(future) for future in futures)
+
+    for spec in fw.default_schedules(6):
+        assert fw.run_scheduled(spec, program)[0] == sum(range(20))
+    assert threads == {threading.get_ident()}
+    assert carriers, "lifo and random start tasks on carriers of their own"
+    assert all_ended(carriers)
+
+
 @pytest.mark.parametrize("spec", ["fifo", "lifo", "random:3", "pct:2:3"])
-def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(spec: str) -> None:
+def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(
+    spec: str, carriers: list[Carrier]
+) -> None:
     ran: list[int] = []
 
     def mark(i: int) -> None:
@@ -204,9 +249,12 @@ def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(s
             fw.run_scheduled(spec, forks_then_fails, i)
     assert sorted(ran) == list(range(50))
     assert threads_back_to(baseline), f"{threading.active_count() - baseline} threads leaked"
+    assert all_ended(carriers), "a carrier was left suspended"
 
 
-def test_a_wait_cycle_fails_in_a_task_of_the_cycle_and_every_task_ends() -> None:
+def test_a_wait_cycle_fails_in_a_task_of_the_cycle_and_every_task_ends(
+    carriers: list[Carrier],
+) -> None:
     futures: dict[str, Any] = {}
     raised_in: list[str] = []
 
@@ -229,6 +277,7 @@ def test_a_wait_cycle_fails_in_a_task_of_the_cycle_and_every_task_ends() -> None
     assert futures["second"].done()
     assert set(raised_in) == {"first", "second"}  # raised in the cycle, not in the caller
     assert threads_back_to(baseline)
+    assert all_ended(carriers)
 
 
 @pytest.mark.parametrize("spec", fw.default_schedules(4))
@@ -273,6 +322,31 @@ def test_the_runnable_index_picks_the_kth_smallest_id_at_any_size() -> None:
                 k = rng.randrange(len(ordered))
                 assert ids.kth(k) == ordered[k]
         assert (len(members) > IdSet.SMALL) == (span > 100)  # both forms were exercised
+
+
+def test_the_random_policy_draws_as_random_choice_over_the_runnable_tasks() -> None:
+    """Its draws are written out for speed: they must stay random.choice's, at any size."""
+    rng = random.Random(11)
+    for seed in range(4):
+        policy, plain = RandomPolicy(seed), random.Random(seed)
+        runnable: set[int] = set()
+        tasks = [Task(number, None) for number in range(600)]  # past IdSet.SMALL
+        for task in tasks:
+            policy.new_task(task)
+        for step in range(3_000):
+            if runnable and rng.random() < 0.25:
+                gone = rng.choice(sorted(runnable))
+                runnable.remove(gone)
+                policy.remove(tasks[gone])
+            else:
+                new = rng.randrange(len(tasks))
+                if new not in runnable:
+                    runnable.add(new)
+                    policy.add(tasks[new])
+            if runnable:
+                expected = plain.choice(sorted(runnable))
+                assert policy.choose(None, step).id == expected
+        assert len(runnable) > IdSet.SMALL  # the Fenwick tree's form was drawn from too
 
 
 AT_THE_RECURSION_LIMIT = """
