@@ -23,6 +23,7 @@ import faulthandler
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -166,6 +167,32 @@ class Isolation:
             return (yield)
         finally:
             faulthandler.cancel_dump_traceback_later()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        """A deadline the example swallowed still fails it.
+
+        pytest-timeout raises into whatever frame runs when the deadline strikes.
+        If that is the code under test, the exception can be caught there, or kept
+        as the outcome of a task nobody waits on (a plain fork runs its task in the
+        caller's frame; so do the tasks of a controlled schedule), and the example
+        would go on to pass. Its call outlasting the deadline (whose timer started
+        before the call) shows the timeout struck and never surfaced.
+        """
+        if not isinstance(item, SpecItem) or not self.timeout:
+            return (yield)
+        started = time.monotonic()
+        result = yield
+        elapsed = time.monotonic() - started
+        if elapsed > self.timeout:
+            raise pytest.fail.Exception(
+                f"Timeout (>{self.timeout:g}s): the example ran {elapsed:.1f} s, past "
+                "--example-timeout, and the timeout raised into it never surfaced (the "
+                "code under test caught it, or kept it as the outcome of a task nobody "
+                "waited on)",
+                pytrace=False,
+            )
+        return result
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(

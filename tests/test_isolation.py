@@ -94,6 +94,10 @@ FAULTS = {
         "import ctypes, signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())\n"
         "ctypes.PyDLL(None).pause()"
     ),
+    # the deadline's exception is raised into the example, which swallows it and goes on
+    "swallowed-timeout": "import time\ntry:\n    time.sleep(3600)\nexcept BaseException:\n    pass",
+    # ... or keeps it as the outcome of a task run in its frame (a plain fork) and never waited
+    "unwaited-timeout": "import time\nfw.fork(time.sleep, 3600)",
     "keyboard-interrupt": "raise KeyboardInterrupt",
     "system-exit": "import sys\nsys.exit(3)",
 }
@@ -138,6 +142,8 @@ def others_pass(report: RunReport) -> bool:
         ("crash", "crash", "the example crashed the interpreter"),
         ("hang", "timeout", "Timeout (>2.0s) from pytest-timeout"),
         ("wedge", "hang", "hung past --example-timeout (2 s) where Python could not interrupt it"),
+        ("swallowed-timeout", "timeout", "and the timeout raised into it never surfaced"),
+        ("unwaited-timeout", "timeout", "and the timeout raised into it never surfaced"),
         ("keyboard-interrupt", "exception", "raised KeyboardInterrupt (this was not a Ctrl-C)"),
         ("system-exit", "exception", "SystemExit: 3"),
     ],
