@@ -14,11 +14,11 @@ import importlib
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 from conformance.xfails import Entries, Entry, normalise
@@ -52,6 +52,27 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
     "trace": ("fork", "wait", "Module", "script", "trace", "tensor", "graph_nodes"),
     "futures": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
 }
+
+
+def profile_names(profiles: Iterable[str]) -> list[str]:
+    """The ``fw`` names the examples of ``profiles`` use, each once, in PROFILE_NAMES order."""
+    wanted = set(profiles)
+    names = (
+        name for profile, listed in PROFILE_NAMES.items() if profile in wanted for name in listed
+    )
+    return list(dict.fromkeys(names))
+
+
+def fw_module(source: ModuleType, profiles: Iterable[str], doc: str) -> ModuleType:
+    """An ``fw`` module holding ``source``'s attributes for every name ``profiles`` use.
+
+    A module, not a namespace object: compilers such as TorchScript resolve
+    ``fw.fork`` inside scripted code only through module attributes.
+    """
+    fw = ModuleType("fw", doc)
+    for name in profile_names(profiles):
+        setattr(fw, name, getattr(source, name))
+    return fw
 
 
 @dataclass(frozen=True)
@@ -106,8 +127,8 @@ class Adapter:
             if hasattr(self.fw, name) and not callable(getattr(self.fw, name))
         )
 
-    def _needed(self) -> set[str]:
-        return {name for profile in self.profiles for name in PROFILE_NAMES.get(profile, ())}
+    def _needed(self) -> list[str]:
+        return profile_names(self.profiles)
 
     def validate(self) -> Adapter:
         """Fail fast, listing every problem at once."""

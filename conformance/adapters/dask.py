@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from types import ModuleType
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, fw_module
 from conformance.xfails import load_entries
 
 #: what Dask fails on every cluster
@@ -25,26 +24,15 @@ def adapter() -> Adapter:
 
     remote = bool(os.environ.get(dask_impl.ENV_SCHEDULER))
     dask_impl.client()  # start (or reach) the cluster now: a broken one fails fast
-    fw = ModuleType("fw", "forkwait on Dask, as the spec's examples see it")
-    for name in (
-        "fork",
-        "wait",
-        "Future",
-        "Module",
-        "ModuleList",
-        "script",
-        "ignore",
-        "collect_all",
-        "wait_all",
-    ):
-        setattr(fw, name, getattr(dask_impl, name))
+    profiles = frozenset({"core", "async", "dynamic"})
+    fw = fw_module(dask_impl, profiles, "forkwait on Dask, as the spec's examples see it")
     import distributed  # noqa: PLC0415
 
     return Adapter(
         name="dask",
         version=f"{dask_impl.__version__} (distributed {distributed.__version__})",
         fw=fw,
-        profiles=frozenset({"core", "async", "dynamic"}),
+        profiles=profiles,
         expected_failures={
             **load_entries(XFAILS_FILE),
             **(load_entries(REMOTE_XFAILS_FILE) if remote else {}),

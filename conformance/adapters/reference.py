@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-
-from conformance.adapter import Adapter, Explorer
+from conformance.adapter import Adapter, Explorer, fw_module
 
 
 def adapter() -> Adapter:
@@ -12,28 +10,14 @@ def adapter() -> Adapter:
     import reference_impl  # noqa: PLC0415 - deferred until this implementation is chosen
     from reference_impl import default_schedules, use_schedule  # noqa: PLC0415
 
-    # A module, not a namespace object: compilers such as TorchScript resolve
-    # ``fw.fork`` inside scripted code only through module attributes.
-    fw = ModuleType("fw", "forkwait reference implementation, as examples see it")
-    for name in (
-        "fork",
-        "wait",
-        "Future",
-        "Module",
-        "ModuleList",
-        "script",
-        "ignore",
-        "collect_all",
-        "wait_all",
-        "trace",
-        "tensor",
-        "graph_nodes",
-    ):
-        setattr(fw, name, getattr(reference_impl, name))
+    profiles = frozenset({"core", "async", "dynamic", "trace", "futures"})
+    fw = fw_module(
+        reference_impl, profiles, "forkwait reference implementation, as examples see it"
+    )
     return Adapter(
         name="reference",
         version=reference_impl.__version__,
         fw=fw,
-        profiles=frozenset({"core", "async", "dynamic", "trace", "futures"}),
+        profiles=profiles,
         explorer=Explorer(schedules=default_schedules, use=use_schedule),
     )
