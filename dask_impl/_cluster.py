@@ -85,10 +85,15 @@ def _finish_unwaited() -> None:
     """
     while True:
         with _unfinished_lock:
-            _unfinished.difference_update([f for f in _unfinished if f.done()])
+            _drop_finished()
             if not _unfinished:
                 return
         time.sleep(0.005)  # tasks may fork more tasks meanwhile: look again
+
+
+def _drop_finished() -> None:
+    """Keep in ``_unfinished`` only the futures not done yet (under ``_unfinished_lock``)."""
+    _unfinished.difference_update([f for f in _unfinished if f.done()])
 
 
 def _at_threading_exit(hook: Callable[[], None]) -> None:
@@ -155,7 +160,7 @@ def submit(task: Callable[..., Any], *args: Any) -> Any:
     fire_and_forget(future)  # an unwaited fork still runs (NEST-UNWAITED-RUNS-1)
     with _unfinished_lock:
         if len(_unfinished) >= _prune_at[0]:  # keep the set to the unfinished: amortised O(1)
-            _unfinished.difference_update([f for f in _unfinished if f.done()])
+            _drop_finished()
             _prune_at[0] = max(64, 2 * len(_unfinished))
         _unfinished.add(future)
     return future

@@ -165,7 +165,7 @@ class ControlledRun(OutsideWaits):
 
     def _stop_carriers(self) -> None:
         """End every carrier of the run (on the caller's carrier, once the call is over)."""
-        self._crew.stop(stopped=self._stopped is not None)
+        self._crew.stop()
         if self._stopped is not None:
             self._fail_unstarted()  # forked by a carrier that ran on after the stop
 

@@ -89,16 +89,16 @@ class Crew:
         finally:  # control returns to the caller's carrier, the parent
             local.context = self.caller.context
 
-    def stop(self, *, stopped: bool) -> None:
+    def stop(self) -> None:
         """Unwind every carrier still suspended (it sees the run over and ends).
 
         Called on the caller's carrier once every task is done, or the run
-        stopped; each carrier's body then returns here, its parent.
+        stopped; each carrier's body then returns here, its parent. A suspended
+        carrier has no task to start (``_carry`` clears ``start`` as it takes
+        one), so once resumed it ends.
         """
         for carrier in self.all:
             if carrier.glet:  # started and not dead: suspended in a wait()
-                if not stopped:
-                    carrier.start = None
                 local.context = carrier.context
                 carrier.glet.switch()
                 local.context = self.caller.context
