@@ -13,7 +13,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent
-if (CHECKOUT / "conformance" / "sphinxext.py").is_file():  # a checkout, not an installed suite
+if (CHECKOUT / "conformance" / "sphinx_ext").is_dir():  # a checkout, not an installed suite
     sys.path.insert(0, str(CHECKOUT))  # the extension and the API reference come from it
 
 project = "forkwait-spec"
@@ -26,10 +26,10 @@ extensions = [
     "sphinx_autodoc_typehints",
     "sphinx.ext.doctest",
     "sphinx.ext.graphviz",
-    "conformance.sphinxext",
+    "conformance.sphinx_ext.requirements",
     # pictures drawn from real runs of the reference when the HTML is written
     # (traced graphs need Graphviz's `dot`: `make docs` installs it)
-    "conformance.docs_pictures",
+    "conformance.sphinx_ext.pictures",
 ]
 graphviz_output_format = "svg"
 # sphinx_autodoc_typehints calls a Sphinx API deprecated for Sphinx 10, once per
@@ -47,7 +47,7 @@ nitpicky = False
 # __module__, which compilers such as TorchScript need to name them.
 doctest_global_setup = """
 __name__ = "forkwait_spec_example"
-from conformance.implementation import current_fw
+from conformance.run.implementation import current_fw
 fw = current_fw()
 """
 # Every example is a directive under a requirement; bare ">>>" paragraphs are prose.

@@ -21,46 +21,22 @@ from importlib.metadata import entry_points
 from types import FrameType, ModuleType
 from typing import Any
 
-from conformance.xfails import Entries, Entry, normalise
+from conformance.catalog.expectations import Entries, Entry, normalise
+from conformance.catalog.vocabulary import PROFILE_NAMES, PROFILES, profile_names
+
+__all__ = [
+    "PROFILES",
+    "PROFILE_NAMES",
+    "Adapter",
+    "AdapterError",
+    "Entry",
+    "Explorer",
+    "available",
+    "fw_module",
+    "load_adapter",
+]
 
 ENTRY_POINT_GROUP = "forkwait.implementations"
-
-#: Every profile a requirement can belong to, with what it is about.
-PROFILES: Mapping[str, str] = {
-    "core": "fork/wait semantics in plain Python and the results of scripted code",
-    "async": "scripted forks run concurrently, on their own, in the background",
-    "dynamic": "scripted code may fork any Python callable: lambdas, closures, recursion",
-    "trace": "trace() records forks and waits in a graph",
-    "futures": "the Future API: created futures, set_result/set_exception, then, callbacks",
-}
-
-#: The ``fw`` names each profile's examples use.
-PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
-    "core": (
-        "fork",
-        "wait",
-        "Future",
-        "Module",
-        "ModuleList",
-        "script",
-        "ignore",
-        "collect_all",
-        "wait_all",
-    ),
-    "async": ("fork", "wait", "Future", "script", "ignore"),
-    "dynamic": ("fork", "wait", "script"),
-    "trace": ("fork", "wait", "Module", "script", "trace", "tensor", "graph_nodes"),
-    "futures": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
-}
-
-
-def profile_names(profiles: Iterable[str]) -> list[str]:
-    """The ``fw`` names the examples of ``profiles`` use, each once, in PROFILE_NAMES order."""
-    wanted = set(profiles)
-    names = (
-        name for profile, listed in PROFILE_NAMES.items() if profile in wanted for name in listed
-    )
-    return list(dict.fromkeys(names))
 
 
 def fw_module(source: ModuleType, profiles: Iterable[str], doc: str) -> ModuleType:
@@ -98,7 +74,7 @@ class Adapter:
     fw: Any
     profiles: frozenset[str]
     #: requirement ID -> why this implementation is expected to fail it (a reason, or an
-    #: Entry naming which examples; see conformance/xfails.py)
+    #: Entry naming which examples; see conformance/catalog/expectations.py)
     expected_failures: Mapping[str, str | Entry] = field(default_factory=dict)
     #: pytest ``filterwarnings`` entries for this implementation's own noise
     warning_filters: tuple[str, ...] = ()

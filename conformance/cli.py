@@ -1,6 +1,6 @@
 """``forkwait-conformance``: run the installed spec against an implementation, from anywhere.
 
-The suite's options are the pytest plugin's own (conformance/plugin.py
+The suite's options are the pytest plugin's own (conformance/run/plugin.py
 declares them once; ``--help`` lists them from there). Every other option
 goes to pytest unchanged (``-k``, ``-m``, ``-n``, ``--junitxml``...), as does
 everything after ``--``. ``forkwait-conformance matrix`` renders reports side
@@ -20,10 +20,10 @@ import pytest
 
 from conformance import __version__
 from conformance.adapter import available
-from conformance.matrix import to_markdown, to_rst
-from conformance.options import add_options
-from conformance.report import ReportError, read_report
-from conformance.spec_files import spec_dir
+from conformance.catalog.files import spec_dir
+from conformance.reports.json_report import ReportError, read_report
+from conformance.reports.matrix import to_markdown, to_rst
+from conformance.run.options import add_options
 
 PROG = "forkwait-conformance"
 #: this command's own pytest configuration (an empty one), shipped with the package
@@ -81,7 +81,7 @@ def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]
     """The pytest command line that runs the spec documents with the plugin."""
     docs = Path(spec_root).resolve() if spec_root else spec_dir()
     args = [str(docs), "--rootdir", str(docs), "-c", str(_INI)]
-    args += ["-p", "conformance.plugin", "-p", "no:doctest"]
+    args += ["-p", "conformance.run.plugin", "-p", "no:doctest"]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
     args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]

@@ -21,7 +21,7 @@ def run_spec(pytester: pytest.Pytester, *args: str, fixture: str | None = None) 
     if fixture is not None:
         shutil.copy(FIXTURES / fixture, pytester.path / fixture)
     return pytester.runpytest_subprocess(
-        "-p", "conformance.plugin", "-p", "no:doctest", "-p", "no:cacheprovider",
+        "-p", "conformance.run.plugin", "-p", "no:doctest", "-p", "no:cacheprovider",
         "--spec-root", str(pytester.path), *args,
     )  # fmt: skip
 

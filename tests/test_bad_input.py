@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.report import RunReport, read_report, write_report
+from conformance.reports.json_report import RunReport, read_report, write_report
 from tests.conftest import run_spec
 
 pytest_plugins = ["pytester"]

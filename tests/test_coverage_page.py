@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.catalog import requirements_in
-from conformance.spec_files import spec_dir
+from conformance.catalog.files import spec_dir
+from conformance.catalog.requirements import requirements_in
 
 PAGE = spec_dir() / "coverage.rst"
 OUT_OF_SCOPE = "Out of scope:"

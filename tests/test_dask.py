@@ -30,8 +30,8 @@ from conformance.adapters.dask import (  # noqa: E402
     SKIPS_FILE,
     XFAILS_FILE,
 )
-from conformance.report import read_report  # noqa: E402
-from conformance.xfails import load_xfails  # noqa: E402
+from conformance.catalog.expectations import load_xfails  # noqa: E402
+from conformance.reports.json_report import read_report  # noqa: E402
 from reference_impl import DeadlockError  # noqa: E402
 
 BIN = Path(sys.executable).parent

@@ -19,9 +19,9 @@ import pytest
 from sphinx.application import Sphinx
 
 import reference_impl as fw
-from conformance.docs_pictures import graph_dot
-from conformance.timeline import CALL, TASK, WAIT, record
-from conformance.timeline_svg import to_svg
+from conformance.sphinx_ext.pictures import graph_dot
+from conformance.sphinx_ext.timeline import CALL, TASK, WAIT, record
+from conformance.sphinx_ext.timeline_svg import to_svg
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 
@@ -186,8 +186,8 @@ def build(tmp_path: Path, builder: str, page: str) -> tuple[Path, str]:
     source = tmp_path / "src"
     source.mkdir(exist_ok=True)
     (source / "conf.py").write_text(
-        "extensions = ['sphinx.ext.doctest', 'conformance.sphinxext',"
-        " 'conformance.docs_pictures']\ngraphviz_output_format = 'svg'\n",
+        "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements',"
+        " 'conformance.sphinx_ext.pictures']\ngraphviz_output_format = 'svg'\n",
         encoding="utf-8",
     )
     (source / "index.rst").write_text(page, encoding="utf-8")

@@ -90,7 +90,7 @@ def test_a_spec_document_sphinx_warns_about_fails_the_run_naming_it(
             "*noprofile.rst:4*requirement X-1 needs a :profile:*",
         ]
     )
-    from conformance.report import read_report  # noqa: PLC0415
+    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     assert "needs a :profile:" in read_report(pytester.path / "r.json").spec_warnings
 
@@ -122,7 +122,7 @@ def test_a_duplicated_requirement_id_is_an_error(pytester: pytest.Pytester) -> N
 ADAPTERS = """
 from types import ModuleType
 from conformance.adapter import Adapter
-from conformance.xfails import Entry
+from conformance.catalog.expectations import Entry
 import reference_impl
 
 def _fw(names):
@@ -189,7 +189,7 @@ def test_an_expected_failure_covers_only_the_examples_it_names(
     result = run_spec(pytester, "--impl", "my_adapters:per_example", "--report", str(report))
     result.assert_outcomes(failed=1, xfailed=1)  # example 1's regression is not hidden
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    from conformance.report import read_report  # noqa: PLC0415
+    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     record = read_report(report).by_id()["FAIL-DOCTEST-1"]
     assert record.outcome == "failed"
@@ -345,7 +345,7 @@ SHOULD_DOC = """Levels
 def test_a_failed_should_is_reported_and_fails_the_run_only_when_strict(
     pytester: pytest.Pytester,
 ) -> None:
-    from conformance.report import read_report  # noqa: PLC0415
+    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     (pytester.path / "levels.rst").write_text(SHOULD_DOC)
     lenient = run_spec(pytester, "--report", "lenient.json", "-rx")

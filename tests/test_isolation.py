@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.report import RunReport, read_report
+from conformance.reports.json_report import RunReport, read_report
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = "2"

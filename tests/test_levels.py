@@ -1,7 +1,7 @@
 """Every requirement has an RFC 2119 level that matches its text, shown wherever it is listed.
 
 The level checks read the spec; the rendering checks build a one-page Sphinx
-project with ``conformance.sphinxext`` and look at the doctree and the HTML a
+project with ``conformance.sphinx_ext.requirements`` and look at the doctree and the HTML a
 reader gets: the box's permalink and level, the index's level column, and the
 "Output" caption on every ``testoutput``.
 """
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from sphinx.application import Sphinx
 
-from conformance.catalog import requirements_in
-from conformance.spec_files import spec_dir
-from conformance.sphinxext import LEVELS, requirement_node
+from conformance.catalog.files import spec_dir
+from conformance.catalog.nodes import requirement_node
+from conformance.catalog.requirements import requirements_in
+from conformance.catalog.vocabulary import LEVELS
 
 REQUIREMENT = re.compile(r"^\.\. requirement:: (\S+)\n((?:   :[\w-]+:.*\n)*)", re.MULTILINE)
 
@@ -91,7 +92,8 @@ def build(tmp_path: Path, page: str) -> tuple[Sphinx, str]:
     source = tmp_path / "src"
     source.mkdir()
     (source / "conf.py").write_text(
-        'extensions = ["sphinx.ext.doctest", "conformance.sphinxext"]\n', encoding="utf-8"
+        'extensions = ["sphinx.ext.doctest", "conformance.sphinx_ext.requirements"]\n',
+        encoding="utf-8",
     )
     (source / "index.rst").write_text(page, encoding="utf-8")
     warnings = io.StringIO()

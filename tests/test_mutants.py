@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.catalog import requirements_in
-from conformance.report import RunReport, read_report
-from conformance.spec_files import spec_dir
+from conformance.catalog.files import spec_dir
+from conformance.catalog.requirements import requirements_in
+from conformance.reports.json_report import RunReport, read_report
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANT_DIR = ROOT / "tests" / "mutants"

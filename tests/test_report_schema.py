@@ -10,15 +10,21 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conformance.report import FORMAT, ExampleRecord, RequirementRecord, RunReport, to_json
+from conformance.reports.json_report import (
+    FORMAT,
+    ExampleRecord,
+    RequirementRecord,
+    RunReport,
+    to_json,
+)
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 
 
 def schema() -> dict[str, Any]:
-    """The schema as the package ships it (conformance/report.schema.json)."""
+    """The schema as the package ships it (conformance/reports/report.schema.json)."""
     loaded: dict[str, Any] = json.loads(
-        (files("conformance") / "report.schema.json").read_text(encoding="utf-8")
+        (files("conformance.reports") / "report.schema.json").read_text(encoding="utf-8")
     )
     return loaded
 

@@ -8,10 +8,10 @@ import pytest
 
 from conformance.adapters import dask as dask_adapter
 from conformance.adapters.torch_jit import SKIPS_FILE, XFAILS_FILE
-from conformance.catalog import requirements_in
-from conformance.report import RunReport, read_report
-from conformance.spec_files import spec_dir
-from conformance.xfails import load_entries, load_xfails
+from conformance.catalog.expectations import load_entries, load_xfails
+from conformance.catalog.files import spec_dir
+from conformance.catalog.requirements import requirements_in
+from conformance.reports.json_report import RunReport, read_report
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 REGENERATE = "re-record them with `make matrix`"

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from conformance.adapter import PROFILES
-from conformance.catalog import LEVELS, catalog_of, is_example, walk_document
-from conformance.spec_files import spec_conf_dir, spec_dir
+from conformance.catalog.files import spec_conf_dir, spec_dir
+from conformance.catalog.requirements import catalog_of, is_example, walk_document
+from conformance.catalog.vocabulary import LEVELS
 from conformance.sphinx_doctest.project import (
     SphinxProject,
     SphinxSource,

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from conformance.adapter import Adapter, fw_module
-from conformance.xfails import load_entries
+from conformance.catalog.expectations import load_entries
 
 #: what Dask fails on every cluster
 XFAILS_FILE = Path(__file__).with_name("dask_xfails.toml")

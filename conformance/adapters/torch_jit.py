@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from conformance.adapter import Adapter
-from conformance.xfails import load_entries
+from conformance.catalog.expectations import load_entries
 
 XFAILS_FILE = Path(__file__).with_name("torch_xfails.toml")
 SKIPS_FILE = Path(__file__).with_name("torch_skips.toml")

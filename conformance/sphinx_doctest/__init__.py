@@ -5,7 +5,7 @@
 item per test that Sphinx's doctest builder would run, and gives each the same
 outcome: Sphinx parses the documents, and each group's setup, tests and
 cleanup run through Sphinx's own runner. Nothing here knows of the forkwait
-spec; ``conformance.plugin`` builds on it through hooks.py.
+spec; ``conformance.run.plugin`` builds on it through hooks.py.
 
 The data flow: project.py (Sphinx reads the project) -> model.py (each
 document's groups, as ``test_doc`` builds them) -> specs.py and collectors.py

@@ -2,7 +2,7 @@
 
 ``python -m pytest -p conformance.sphinx_doctest SRCDIR`` collects every test
 ``sphinx-build -b doctest SRCDIR`` would run and gives each the same outcome.
-It knows nothing of the forkwait spec: ``conformance.plugin`` builds on it
+It knows nothing of the forkwait spec: ``conformance.run.plugin`` builds on it
 through the hooks in hooks.py.
 """
 

@@ -1,7 +1,7 @@
 """The docs' ``.. report-schema::``: the ``--report`` JSON format, from its JSON Schema.
 
 Renders a table of every field (``requirements[].outcome``, with its type and
-description) walked from ``conformance/report.schema.json``, then the schema
+description) walked from ``conformance/reports/report.schema.json``, then the schema
 itself. The schema is read from the installed package
 (``importlib.resources``), so the spec shows the schema of the suite that
 reads it, from a checkout and from a wheel alike; a ``literalinclude`` of a
@@ -25,7 +25,7 @@ SCHEMA = "report.schema.json"
 
 
 def load_schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((files("conformance") / SCHEMA).read_text("utf-8"))
+    data: dict[str, Any] = json.loads((files("conformance.reports") / SCHEMA).read_text("utf-8"))
     return data
 
 
@@ -86,7 +86,7 @@ class ReportSchemaDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         schema = load_schema()
-        self.env.note_dependency(str(files("conformance") / SCHEMA))
+        self.env.note_dependency(str(files("conformance.reports") / SCHEMA))
         table = nodes.table(classes=["forkwait-report-fields", "colwidths-given"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -99,7 +99,7 @@ class ReportSchemaDirective(SphinxDirective):
         text = json.dumps(schema, indent=2)
         block = nodes.literal_block(text, text, language="json")
         wrapper = nodes.container("", literal_block=True, classes=["literal-block-wrapper"])
-        wrapper += nodes.caption("", f"conformance/{SCHEMA}")
+        wrapper += nodes.caption("", f"conformance/reports/{SCHEMA}")
         wrapper += block
         self.set_source_info(wrapper)
         wrapper["ids"].append("report-schema-json")

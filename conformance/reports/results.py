@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from conformance.catalog import Requirement
+from conformance.catalog.requirements import Requirement
 
 OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
 _SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}

@@ -20,7 +20,7 @@ from _pytest._code.code import TerminalRepr
 from docutils import nodes
 
 from conformance.adapter import Adapter
-from conformance.catalog import Requirement, is_example, walk_document
+from conformance.catalog.requirements import Requirement, is_example, walk_document
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.items import DoctestFailed, DoctestItem
 from conformance.sphinx_doctest.runners import RunResult

@@ -1,4 +1,4 @@
-"""Draw a recorded :class:`~conformance.timeline.Timeline` as an SVG picture.
+"""Draw a recorded :class:`~conformance.sphinx_ext.timeline.Timeline` as an SVG picture.
 
 One lane per thread (the caller first), one bar per scripted call, task and
 wait, stacked where they nest on a thread (a wait inside the call that waits;
@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from conformance.timeline import CALL, TASK, WAIT, Span, Timeline
+from conformance.sphinx_ext.timeline import CALL, TASK, WAIT, Span, Timeline
 
 WIDTH = 760
 LABELS = 112  # the lane names' column

@@ -1,6 +1,6 @@
 """The spec's requirements, read from Sphinx's doctrees: what every report is keyed on.
 
-A requirement is a ``.. requirement::`` box (conformance/sphinxext.py); the
+A requirement is a ``.. requirement::`` box (conformance/sphinx_ext/requirements.py); the
 examples that follow it, up to the next requirement, are its examples. Sphinx
 has parsed the documents already (the same parse that decides which examples
 exist), so nothing here scans reST by hand.
@@ -14,11 +14,10 @@ from pathlib import Path
 
 from docutils import nodes
 
-from conformance.spec_files import spec_conf_dir
+from conformance.catalog.files import spec_conf_dir
+from conformance.catalog.nodes import requirement_node
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
-from conformance.sphinxext import requirement_node
 
-LEVELS = ("MUST", "SHOULD", "MAY")
 _TEST_TYPES = ("testcode", "doctest")
 
 

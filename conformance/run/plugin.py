@@ -1,6 +1,6 @@
 """The conformance layer: the spec's examples against a chosen implementation, per requirement.
 
-Loaded with ``-p conformance.plugin`` (``pyproject.toml`` does so for a
+Loaded with ``-p conformance.run.plugin`` (``pyproject.toml`` does so for a
 checkout; ``forkwait-conformance`` does so for an installed suite). It builds
 on the generic Sphinx doctest plugin (``conformance.sphinx_doctest``), which
 finds and runs the examples exactly as ``sphinx-build -b doctest`` would; this
@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapter import PROFILES, AdapterError
-from conformance.catalog import CatalogError
-from conformance.implementation import select
-from conformance.isolation import Isolation
-from conformance.options import add_options
-from conformance.report import ReportError
-from conformance.reporting import ConformanceReporter
-from conformance.run_config import (
+from conformance.adapter import AdapterError
+from conformance.catalog.expectations import XfailsError
+from conformance.catalog.requirements import CatalogError
+from conformance.catalog.vocabulary import PROFILES
+from conformance.reports.json_report import ReportError
+from conformance.run.config import (
     RunSetup,
     SpecLocation,
     check_not_another_spec,
@@ -31,12 +29,15 @@ from conformance.run_config import (
     in_scope,
     spec_location,
 )
-from conformance.spec_items import SpecItem, make_items
+from conformance.run.implementation import select
+from conformance.run.isolation import Isolation
+from conformance.run.options import add_options
+from conformance.run.reporter import ConformanceReporter
+from conformance.run.spec_items import SpecItem, make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
 from conformance.sphinx_doctest.specs import TestSpec
-from conformance.xfails import XfailsError
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
 _SETUP = pytest.StashKey[RunSetup]()

@@ -10,7 +10,7 @@ what the program's own calls observed, so the same recorder works for any
 
 :meth:`Timeline.to_chrome` writes the Chrome trace-event format
 (``{"traceEvents": [...]}``) that Perfetto, ``chrome://tracing`` and
-``torch.profiler``'s exported traces use; :mod:`conformance.timeline_svg` draws
+``torch.profiler``'s exported traces use; :mod:`conformance.sphinx_ext.timeline_svg` draws
 the same data as an SVG picture.
 """
 

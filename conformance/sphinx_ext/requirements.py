@@ -16,12 +16,11 @@ doctrees (``node["level"]``).
 has at each level, counted from the boxes, so no page states a number that
 the spec has outgrown.
 
-Loading this extension also loads ``conformance.docs_blocks`` (how example
+Loading this extension also loads ``conformance.sphinx_ext.blocks`` (how example
 blocks are shown: "Output" captions, visible ``testsetup``) and
-``conformance.docs_matrix`` (``.. conformance-matrix::``) and
-``conformance.docs_schema`` (``.. report-schema::``); they are set up
-from here, not imported, because the matrix reads reports, whose module
-imports the catalog, which imports this one.
+``conformance.sphinx_ext.matrix`` (``.. conformance-matrix::``) and
+``conformance.sphinx_ext.schema`` (``.. report-schema::``), so conf.py names
+one extension for all of the spec's markup.
 """
 
 from __future__ import annotations
@@ -37,13 +36,12 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from conformance.adapter import PROFILES
+from conformance.catalog.nodes import requirement_node
+from conformance.catalog.vocabulary import LEVELS, PROFILES
 
 logger = logging.getLogger(__name__)
 _TEST_NODE_TYPES = ("testcode", "doctest")
 _OBJECT_TYPE = "forkwait-requirement"
-#: The RFC 2119 levels a requirement can have, strongest first.
-LEVELS = ("MUST", "SHOULD", "MAY")
 
 
 @dataclass
@@ -62,10 +60,6 @@ def _requirements(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
     if not hasattr(env, "forkwait_requirements"):
         env.forkwait_requirements = {}  # type: ignore[attr-defined]
     return env.forkwait_requirements  # type: ignore[attr-defined,no-any-return]
-
-
-class requirement_node(nodes.Admonition, nodes.Element):
-    """The box around one rule; attributes ``req_id``, ``profile``, ``level``, ``explore``."""
 
 
 class requirement_index_node(nodes.General, nodes.Element):
@@ -106,7 +100,7 @@ class RequirementDirective(SphinxDirective):
             classes=["forkwait-requirement", f"profile-{profile}", f"level-{level.lower()}"],
             ids=[target],
         )
-        # read back from the doctree by the conformance harness (conformance/catalog.py)
+        # read back from the doctree by the spec model (conformance/catalog/requirements.py)
         box["req_id"] = req_id
         box["profile"] = profile
         box["level"] = level
@@ -295,9 +289,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("requirement-counts", RequirementCountsDirective)
     app.add_node(requirement_counts_node)
     app.connect("doctree-resolved", fill_counts)
-    app.setup_extension("conformance.docs_blocks")
-    app.setup_extension("conformance.docs_matrix")
-    app.setup_extension("conformance.docs_schema")
+    app.setup_extension("conformance.sphinx_ext.blocks")
+    app.setup_extension("conformance.sphinx_ext.matrix")
+    app.setup_extension("conformance.sphinx_ext.schema")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)

@@ -7,8 +7,8 @@ subgraph, each wait fed by its fork's future. Its content is the program; the
 variable named by ``:traced:`` (default ``traced``) holds the traced function.
 
 ``.. scripted-timeline::`` shows a program, runs it with the reference's
-``fw`` recorded (conformance/timeline.py) and draws one lane per thread, one
-bar per scripted call, task and wait (conformance/timeline_svg.py, inline
+``fw`` recorded (conformance/sphinx_ext/timeline.py) and draws one lane per thread, one
+bar per scripted call, task and wait (conformance/sphinx_ext/timeline_svg.py, inline
 SVG). The same recording is written next to the page as Chrome trace-event
 JSON, linked under the picture, for Perfetto (ui.perfetto.dev) or
 ``chrome://tracing``.
@@ -35,8 +35,8 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
 
 import reference_impl
-from conformance.timeline import record
-from conformance.timeline_svg import to_svg
+from conformance.sphinx_ext.timeline import record
+from conformance.sphinx_ext.timeline_svg import to_svg
 
 logger = logging.getLogger(__name__)
 #: where timelines' trace-event files go, under the HTML output folder

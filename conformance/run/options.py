@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 
 DEFAULT_EXAMPLE_TIMEOUT = 30.0
 DEFAULT_SCHEDULES = 8
@@ -66,7 +66,7 @@ def add_options(parser: _Parser) -> None:
         default=None,
         metavar="TOML",
         help="requirements (or examples) expected to fail, with reasons; added to the "
-        "adapter's own list (see conformance/xfails.py)",
+        "adapter's own list (see conformance/catalog/expectations.py)",
     )
     group.addoption(
         "--skips-file",

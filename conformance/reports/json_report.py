@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance import __version__
-from conformance.adapter import PROFILES, Adapter
-from conformance.summary import OUTCOMES, ExampleResult, RunResults
+from conformance.adapter import Adapter
+from conformance.catalog.vocabulary import PROFILES
+from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 
 FORMAT = 2
 

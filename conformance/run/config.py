@@ -1,7 +1,7 @@
 """What a conformance run is to do, decided from its command line before anything runs.
 
 Every check that can fail on bad input happens here, up front, and raises one
-of the errors ``conformance.plugin`` turns into a usage error: a bad option
+of the errors ``conformance.run.plugin`` turns into a usage error: a bad option
 value, a report path that cannot be written, a spec whose structure is broken,
 an implementation that cannot be loaded, an expected-failures or skips file
 that names what the spec lacks, a ``-k`` naming no requirement.
@@ -20,14 +20,20 @@ from pathlib import Path
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
-from conformance.catalog import CatalogError, Requirement, catalog_of, is_example, walk_document
-from conformance.implementation import DEFAULT_IMPL, ENV_IMPL
-from conformance.report import ReportError, check_writable
-from conformance.spec_files import spec_conf_dir, spec_dir
-from conformance.spec_items import RunOptions
+from conformance.catalog.expectations import check_known, load_entries
+from conformance.catalog.files import spec_conf_dir, spec_dir
+from conformance.catalog.requirements import (
+    CatalogError,
+    Requirement,
+    catalog_of,
+    is_example,
+    walk_document,
+)
+from conformance.reports.json_report import ReportError, check_writable
+from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.collectors import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
-from conformance.xfails import check_known, load_entries
 
 #: a word of a -k expression that looks like a requirement ID (FORK-CALLS-1, FORK-CALLS)
 _REQUIREMENT_LIKE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")

@@ -1,7 +1,7 @@
 """Side-by-side results: requirement x implementation, as Markdown or reStructuredText.
 
 ``forkwait-conformance matrix a.json b.json`` prints it; the spec's
-``.. conformance-matrix::`` directive (conformance/docs_matrix.py) draws the
+``.. conformance-matrix::`` directive (conformance/sphinx_ext/matrix.py) draws the
 same rows, runs and totals as coloured HTML tables. Both read what is here, so
 the terminal and the docs never disagree about a cell.
 """
@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
-from conformance.adapter import PROFILES
-from conformance.report import RequirementRecord, RunReport
-from conformance.summary import OUTCOMES
+from conformance.catalog.vocabulary import PROFILES
+from conformance.reports.json_report import RequirementRecord, RunReport
+from conformance.reports.results import OUTCOMES
 
 #: A requirement of a claimed profile that the adapter said not to run (a known hang).
 ADAPTER_SKIP = "skipped-by-adapter"

@@ -30,9 +30,9 @@ from typing import IO, Any
 
 import pytest
 
-from conformance.catalog import Requirement
-from conformance.reporting import failure_kind
-from conformance.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
+from conformance.catalog.requirements import Requirement
+from conformance.run.reporter import failure_kind
+from conformance.run.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
 from conformance.sphinx_doctest.plugin import retire_worker
 
 #: seconds past --example-timeout before the watchdog ends the process (at most)

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapter import PROFILES
-from conformance.catalog import Requirement
-from conformance.report import build_report, write_report
-from conformance.spec_items import RunOptions
+from conformance.catalog.requirements import Requirement
+from conformance.catalog.vocabulary import PROFILES
+from conformance.reports.json_report import build_report, write_report
+from conformance.reports.results import RunResults, render_table
+from conformance.run.spec_items import RunOptions
+from conformance.run.worker_lines import reword_worker_lines
 from conformance.sphinx_doctest.items import CleanupFailed, DoctestFailed, GroupSetupFailed
-from conformance.summary import RunResults, render_table
-from conformance.worker_lines import reword_worker_lines
 
 _TIMEOUT_PREFIX = "Timeout (>"
 

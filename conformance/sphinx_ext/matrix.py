@@ -4,7 +4,7 @@
 draws, from ``--report`` files: which run each column is (suite version and
 date), the totals per profile, the requirement x implementation matrix, and
 with ``:details:`` the reason behind every cell that is not a pass. Rows,
-totals and wording come from :mod:`conformance.matrix`, as the terminal's
+totals and wording come from :mod:`conformance.reports.matrix`, as the terminal's
 ``forkwait-conformance matrix`` prints them.
 
 The tables are built as docutils nodes rather than reST text because a cell's
@@ -24,8 +24,9 @@ from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from conformance.adapter import PROFILES
-from conformance.matrix import (
+from conformance.catalog.vocabulary import PROFILES
+from conformance.reports.json_report import ReportError, RunReport, read_report
+from conformance.reports.matrix import (
     CELL,
     SHOWN,
     column,
@@ -34,7 +35,6 @@ from conformance.matrix import (
     profile_totals,
     runs_rows,
 )
-from conformance.report import ReportError, RunReport, read_report
 
 Cell = str | nodes.Node | list[nodes.Node]
 
