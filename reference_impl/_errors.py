@@ -28,13 +28,23 @@ class UnretrievedGuard:
         self.retrieved = False
 
     def __del__(self) -> None:
+        # Nothing here may raise: an error in __del__ is only printed, and the
+        # warning it replaced, the one trace of the failure, would be lost.
         if not self.retrieved:
             warnings.warn(
-                f"forked task {self.task} raised {self.exception!r}, "
+                f"forked task {self.task} raised {describe_exception(self.exception)}, "
                 "but no wait() ever retrieved the exception",
                 UnretrievedExceptionWarning,
                 stacklevel=1,
             )
+
+
+def describe_exception(exception: BaseException) -> str:
+    """``repr(exception)``, or its type's name when its ``__repr__`` raises."""
+    try:
+        return repr(exception)
+    except Exception:  # noqa: BLE001 - a user's broken __repr__ must not hide the failure
+        return f"{type(exception).__qualname__} (whose repr() raised)"
 
 
 def describe_callable(func: object) -> str:
