@@ -1,4 +1,4 @@
-"""The warning for a failure nobody retrieved survives what the exception does (issue 21, item 7)."""
+"""The warning for an unretrieved failure survives a broken exception (issue 21, item 7)."""
 
 from __future__ import annotations
 
