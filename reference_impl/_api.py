@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import copy_context
 from typing import Any, ParamSpec, TypeVar
 
-from reference_impl import _pool
-from reference_impl._callbacks import Entry, add, countdown, run_all
-from reference_impl._core import _DONE, _NO_KWARGS, _PENDING, _RUNNING, _new
-from reference_impl._errors import UnretrievedGuard, describe_callable
-from reference_impl._future import Future, run_now
+from reference_impl._callbacks import Entry, add, countdown
+from reference_impl._core import _DONE
+from reference_impl._future import Future, new_task, run_now
 from reference_impl._pool import get_pool
 from reference_impl._state import local
-from reference_impl._trace import trace_fork, trace_wait
-
-# fork and wait read the thread's context (see _state) once, and the facts behind
-# active_scope() and active_run() from it: they are the hot path of every program.
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -39,41 +32,20 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         )
     context = local.context
     scope = context.scope
-    if scope is not None:
-        return trace_fork(scope, func, args, kwargs)
+    if scope is not None:  # a trace being recorded
+        return scope.fork(func, args, kwargs)
     if not context.scripted:
         return run_now(func, args, kwargs)
     run = context.run
     if run is not None:  # a controlled schedule decides when the task runs
-        controlled: Future[T] = run.fork(func, args, kwargs)
-        return controlled
-    # new_task() written out: this is the hot path of every scripted fork
-    future: Future[T] = _new(Future)
-    future._func = func
-    future._args = args
-    future._kwargs = kwargs
-    future._context = copy_context()
-    future._claim = [None]
-    future._state = _PENDING
-    future._exception = None
-    future._callbacks = None
-    future._waiting_on = None
-    future._waker = None
-    # WorkerPool.submit() written out, for the same reason
-    pool = _pool._pool or get_pool()
-    if pool._closed:
-        future._run_if_pending()  # pool shut down (interpreter exit): run it here
-        return future
-    pool._queue.append(future)
-    try:
-        if not (pool._idle and pool._token):  # else a worker is on its way already
-            pool.wake()
-    except Exception:  # noqa: BLE001, S110 - a RecursionError at the stack's limit: see wake()
-        pass
+        return run.fork(func, args, kwargs)
+    future: Future[T] = new_task(func, args, kwargs)
+    if not get_pool().submit(future):
+        future._run_if_pending(context)  # pool shut down (interpreter exit): run it here
     return future
 
 
-def wait(future: Future[T], /) -> T:  # noqa: PLR0912, PLR0915 - the hot path, written out
+def wait(future: Future[T], /) -> T:
     """Block until the task of ``future`` is done; return its value or raise its exception.
 
     Every call on the same future gives the same object (or re-raises the same
@@ -88,79 +60,7 @@ def wait(future: Future[T], /) -> T:  # noqa: PLR0912, PLR0915 - the hot path, w
         raise TypeError(
             f"wait() expects a Future returned by fork(), got {type(future).__name__}: {future!r}"
         )
-    context = local.context
-    scope = context.scope
-    if scope is not None:
-        return trace_wait(scope, future)  # type: ignore[no-any-return]
-    run = context.run
-    if run is not None:
-        controlled: T = run.wait(future)
-        return controlled
-    if future._state == _PENDING and future._claim is not None:
-        # A task nobody may have started: run it here. The hot path of every
-        # fork+wait, so Future._run_here and _execute written out (keep the three
-        # in step). If it was queued last, take it back from the pool's queue
-        # first, so its memory is reused at once rather than when a worker
-        # drains the queue (a third of a tight fork+wait loop's time otherwise).
-        pool = _pool._pool
-        if pool is not None:
-            tasks = pool._queue
-            if tasks and tasks[-1] is future:
-                try:
-                    last = tasks.pop()
-                except IndexError:  # a worker emptied the queue meanwhile
-                    last = future
-                if last is not future:  # queued by another thread meanwhile
-                    pool.put_back(last)
-        try:
-            future._claim.pop()
-        except IndexError:  # claimed a moment ago by another thread
-            pass
-        else:  # claimed: whatever is raised from here on, the future ends done
-            current = context.current
-            func = future._func
-            try:
-                if current is not None:
-                    current._waiting_on = future  # for cycle checks: this task waits on it
-                future._state = _RUNNING
-                outer_scripted = context.scripted
-                try:
-                    context.current = future
-                    context.scripted = True
-                    kwargs = future._kwargs
-                    if kwargs:
-                        value = future._context.run(func, *future._args, **kwargs)  # type: ignore[union-attr, arg-type]
-                    else:
-                        value = future._context.run(func, *future._args)  # type: ignore[union-attr, arg-type]
-                    future._value = value
-                finally:
-                    context.current = current
-                    context.scripted = outer_scripted
-            except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
-                future._exception = exc
-                future._traceback = exc.__traceback__
-                future._guard = None
-                try:  # noqa: SIM105 - suppress() would be two more calls at the stack limit
-                    future._guard = UnretrievedGuard(exc, describe_callable(func))
-                except BaseException:  # noqa: BLE001, S110
-                    pass
-            finally:
-                future._func = future._context = None
-                future._args = ()
-                future._kwargs = _NO_KWARGS
-                future._state = _DONE
-                if current is not None:
-                    current._waiting_on = None
-                waker = future._waker
-                if waker is not None:
-                    waker.release()
-            if future._callbacks is not None:
-                run_all(future)
-    if future._state != _DONE:
-        future._wait_for_others(context)
-    if future._exception is None:  # the common case, without a call
-        return future._value  # type: ignore[no-any-return]
-    return future._outcome()
+    return future.wait()
 
 
 def collect_all(futures: list[Future[T]], /) -> Future[list[Future[T]]]:

@@ -35,7 +35,7 @@ from contextvars import Context
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from reference_impl import _callbacks
+from reference_impl import _callbacks, _pool
 from reference_impl._errors import DeadlockError, UnretrievedGuard, describe_callable
 from reference_impl._state import ThreadContext, local
 
@@ -105,27 +105,44 @@ class Core(Generic[T_co]):
     _value: Any  # set on success
     _waiting_on: Core[Any] | None  # what this task (or callback) is blocked on now
     _waker: threading.Lock | None  # made by the first waiter that must block
-    # -- running a task --------------------------------------------------------
+    # -- running a task: the one definition, for every path --------------------
 
-    def _execute(self, thread: ThreadContext) -> None:
-        """Run the task on this thread, whose context is ``thread``; the caller has claimed it.
+    def _run_if_pending(self, thread: ThreadContext | None = None) -> bool:
+        """Run the task on this thread unless someone claimed it first; True if it ran here.
 
-        Everything after the claim sits inside the ``try``: whatever is raised,
-        even by this bookkeeping (a RecursionError at the stack's limit, an
-        asynchronous exception), the future ends done with a value or an
-        exception, never "running" with nobody running it.
+        Every task runs here: on a pool worker, in a ``wait`` that finds it not
+        started (help-while-waiting), in a controlled run, and a plain-Python
+        fork's at once (that one has no claim: nobody else can see it yet, and
+        it runs as plain Python). ``thread`` is this thread's context.
+
+        The claim is the first step, so a call that cannot even start (a
+        RecursionError at the stack's limit) leaves the task pending for
+        someone else. Everything after it sits inside the ``try``: whatever is
+        raised, even by this bookkeeping, the future ends done with a value or
+        an exception, never "running" with nobody running it.
         """
+        if thread is None:
+            thread = local.context
+        claim = self._claim
+        if claim is not None:
+            try:
+                claim.pop()
+            except IndexError:  # claimed a moment ago by another thread
+                return False
         func = self._func
+        caller = thread.current  # the task this thread was running waits on this one now
         try:
+            if caller is not None:
+                caller._waiting_on = self  # for cycle checks
             self._state = _RUNNING
-            outer_task, outer_scripted = thread.current, thread.scripted
+            scripted = thread.scripted
             try:
                 thread.current = self
-                thread.scripted = self._claim is not None
+                thread.scripted = claim is not None
                 self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
             finally:
-                thread.current = outer_task
-                thread.scripted = outer_scripted
+                thread.current = caller
+                thread.scripted = scripted
         except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
             self._exception = exc
             self._traceback = exc.__traceback__
@@ -136,70 +153,18 @@ class Core(Generic[T_co]):
             except BaseException:  # noqa: BLE001, S110
                 pass
         finally:
-            # Drop references early: a done future keeps only its outcome.
+            # Drop references early: a done future keeps only its outcome. Stores
+            # only, and one C call: nothing here can fail at the stack's limit.
             self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
+            if caller is not None:
+                caller._waiting_on = None
             self._state = _DONE
-
-    def _run_here(self, context: ThreadContext) -> bool:
-        """Run this task on this thread if nobody has claimed it; True once it is done.
-
-        False when someone else runs it, or it is a promise not yet completed.
-        """
-        claim = self._claim
-        if claim is None or self._state != _PENDING:
-            return self._state == _DONE
-        try:
-            claim.pop()
-        except IndexError:  # claimed a moment ago by another thread
-            return False
-        current = context.current
-        try:
-            if current is not None:
-                current._waiting_on = self
-            self._execute(context)
-        except BaseException as exc:
-            if self._state == _DONE:
-                raise  # raised after the outcome was kept: not the task's
-            # _execute could not even be entered (stack limit), and the claim is
-            # taken: that is the task's outcome (stores only, as in _run_if_pending)
-            self._exception, self._traceback, self._guard = exc, exc.__traceback__, None
-            self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
-            self._state = _DONE
-        finally:
-            if current is not None:
-                current._waiting_on = None
             waker = self._waker
             if waker is not None:
                 waker.release()
         if self._callbacks is not None:
             _callbacks.run_all(self)
         return True
-
-    def _run_if_pending(self) -> None:
-        """Pool entry point: run the task unless someone else already claimed it."""
-        if self._state != _PENDING:
-            return
-        try:
-            self._claim.pop()  # type: ignore[union-attr]
-        except IndexError:
-            return  # claimed a moment ago by another thread
-        try:
-            self._execute(local.context)
-        except BaseException as exc:
-            if self._state == _DONE:
-                raise  # raised after the outcome was kept: not the task's
-            # _execute could not even be entered (stack limit), and nobody else
-            # will run the task: that is its outcome. Stores only: a call could
-            # fail the same way here.
-            self._exception, self._traceback, self._guard = exc, exc.__traceback__, None
-            self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
-            self._state = _DONE
-        finally:
-            waker = self._waker
-            if waker is not None:
-                waker.release()
-        if self._callbacks is not None:
-            _callbacks.run_all(self)
 
     def _fail_if_pending(self, exception: BaseException) -> None:
         """Complete with ``exception`` a task that will never run (its run stopped first)."""
@@ -209,15 +174,8 @@ class Core(Generic[T_co]):
             self._claim.pop()  # type: ignore[union-attr]
         except IndexError:
             return
-        self._exception, self._traceback = exception, exception.__traceback__
-        self._guard = None
         self._func, self._args, self._kwargs, self._context = None, (), _NO_KWARGS, None
-        self._state = _DONE
-        waker = self._waker
-        if waker is not None:
-            waker.release()
-        if self._callbacks is not None:
-            _callbacks.run_all(self)
+        self._end(None, exception)
 
     # -- completing a promise ------------------------------------------------------
 
@@ -227,6 +185,11 @@ class Core(Generic[T_co]):
             if self._func is not PROMISE or self._state != _PENDING:
                 return False
             self._state = _RUNNING
+        self._end(value, exception)
+        return True
+
+    def _end(self, value: Any, exception: BaseException | None) -> None:
+        """Keep the outcome (a failure here is never warned of), wake waiters, run callbacks."""
         if exception is None:
             self._value = value
         else:
@@ -237,17 +200,21 @@ class Core(Generic[T_co]):
             waker.release()
         if self._callbacks is not None:
             _callbacks.run_all(self)
-        return True
 
     # -- waiting ---------------------------------------------------------------
 
     def _complete(self, context: ThreadContext | None = None) -> None:
         """Return once done, running it here if it is a task nobody has started."""
-        if self._state != _DONE:
-            if context is None:
-                context = local.context
-            if not self._run_here(context):
-                self._wait_for_others(context)
+        if self._state == _DONE:
+            return
+        if context is None:
+            context = local.context
+        if self._claim is not None and self._state == _PENDING and self._run_if_pending(context):
+            pool = _pool.current()
+            if pool is not None:
+                pool.forget(self)
+            return
+        self._wait_for_others(context)
 
     def _help(self, context: ThreadContext) -> None:
         """Run what nobody has started of this future (a promise: of its sources); never block."""
@@ -258,8 +225,8 @@ class Core(Generic[T_co]):
                 if self._state == _DONE:
                     return  # e.g. wait_all's gate, at the first failure
                 source._help(context)
-        else:
-            self._run_here(context)
+        elif self._claim is not None:  # a task: run it if nobody has started it
+            self._run_if_pending(context)
 
     def _wait_for_others(self, context: ThreadContext) -> None:
         """Someone else runs it, or it is a promise: help its sources, then block."""

@@ -14,17 +14,15 @@ from typing import Any, TypeVar
 from reference_impl import _callbacks
 from reference_impl._core import (
     _DONE,
-    _NO_KWARGS,
     _PENDING,
-    _RUNNING,
     _STATE_NAMES,
     PROMISE,
     Core,
     T_co,
     _new,
 )
-from reference_impl._errors import DeadlockError, UnretrievedGuard, describe_callable
-from reference_impl._state import ThreadContext, local
+from reference_impl._errors import DeadlockError, describe_callable
+from reference_impl._state import local
 
 __all__ = ["DeadlockError", "Future", "describe_callable", "new_task", "run_now"]
 
@@ -72,22 +70,25 @@ class Future(Core[T_co]):
                 "a Future can be completed only once"
             )
 
-    def _wait(self, context: ThreadContext) -> T_co:
-        """The outcome, once done; ``context`` is the calling thread's (see also ``_api.wait``)."""
-        if self._state != _DONE and not self._run_here(context):
-            self._wait_for_others(context)
+    def wait(self) -> T_co:
+        """Same as ``fw.wait(self)``: block until done; the value, or raise the exception.
+
+        Every call gives the same object (or raises the same exception, with the
+        task's traceback). A task that is queued but not started is run by the
+        waiting thread itself, so nested forks cannot exhaust the pool.
+
+        Raises:
+            DeadlockError: the calling task would wait on itself, directly or in a cycle.
+        """
+        context = local.context
+        room = context.scope or context.run  # a trace being recorded, or a controlled run
+        if room is not None:
+            return room.wait(self)  # type: ignore[no-any-return]
+        if self._state != _DONE:
+            self._complete(context)
         if self._exception is None:  # the common case, without a call
             return self._value  # type: ignore[no-any-return]
         return self._outcome()
-
-    def wait(self) -> T_co:
-        """Same as ``fw.wait(self)``: block until done; the value, or raise the exception."""
-        context = local.context
-        if context.run is None and context.scope is None:
-            return self._wait(context)
-        from reference_impl._api import wait  # noqa: PLC0415 - _api imports this module
-
-        return wait(self)
 
     def value(self) -> T_co:
         """The value of a done future, or raise its exception.
@@ -158,7 +159,7 @@ def new_task(
     future._args = args
     future._kwargs = kwargs
     future._context = copy_context()
-    future._claim = [None]
+    future._claim = [None]  # one token: whoever pops it runs the task
     future._state = _PENDING
     future._exception = None
     future._callbacks = None
@@ -168,35 +169,12 @@ def new_task(
 
 
 def run_now(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Future[Any]:
-    """Run ``func`` here and now, in a copy of the caller's context: a future done at once.
+    """Run ``func`` here and now, as plain Python, in a copy of the caller's context.
 
-    Core._execute written out (a plain fork is its own hot path); nobody else
-    can see this future before it is done. Whatever is raised from the first
-    line on, even a RecursionError at the stack's limit, is the task's outcome.
+    A plain-Python fork (and a traced one): the future is done when returned,
+    with the value or the exception.
     """
-    future: Future[Any] = _new(Future)
-    future._claim = None
-    future._callbacks = None
-    future._waiting_on = None
-    future._waker = None
-    future._func = func  # while it runs: names it in a DeadlockError
-    future._args, future._kwargs, future._context = (), _NO_KWARGS, None
-    future._state = _RUNNING
-    thread = local.context
-    outer_task, outer_scripted = thread.current, thread.scripted
-    try:
-        thread.current = future
-        thread.scripted = False
-        future._value = copy_context().run(func, *args, **kwargs)
-        future._exception = None
-    except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
-        future._exception, future._traceback, future._guard = exc, exc.__traceback__, None
-        try:  # noqa: SIM105 - suppress() would be two more calls at the stack limit
-            future._guard = UnretrievedGuard(exc, describe_callable(func))
-        except BaseException:  # noqa: BLE001, S110
-            pass
-    finally:
-        thread.current, thread.scripted = outer_task, outer_scripted
-        future._func = None
-        future._state = _DONE
+    future = new_task(func, args, kwargs)
+    future._claim = None  # nobody else can see it: nothing to claim, and not scripted
+    future._run_if_pending(local.context)
     return future

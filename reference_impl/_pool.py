@@ -40,6 +40,11 @@ _pool: WorkerPool | None = None
 _pool_lock = threading.Lock()
 
 
+def current() -> WorkerPool | None:
+    """The process-wide pool if it was made already (a wait needs no pool of its own)."""
+    return _pool
+
+
 def get_pool() -> WorkerPool:
     """The process-wide pool, created on first use."""
     global _pool

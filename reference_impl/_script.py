@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar, overload
 
-from reference_impl._schedule import parse_schedule, run_controlled, schedule_for
+from reference_impl import _rooms
 from reference_impl._state import local
 
 P = ParamSpec("P")
@@ -87,11 +87,11 @@ def _scripted(func: Callable[P, T], schedule: str | None = None) -> Callable[P, 
     def run_scripted(*args: P.args, **kwargs: P.kwargs) -> T:
         context = local.context
         outer = context.scripted
-        if not outer and context.run is None:  # a top-level scripted call
-            spec = schedule_for(schedule)
-            if spec is not None:
-                result: T = run_controlled(spec, functools.partial(func, *args, **kwargs))[0]
-                return result
+        scheduler = _rooms.scheduler
+        if not outer and context.run is None and scheduler is not None:  # a top-level call
+            spec = scheduler.selected(schedule)
+            if spec is not None:  # a controlled schedule: see reference_impl.schedules
+                return scheduler.run(spec, functools.partial(func, *args, **kwargs))
         context.scripted = True
         try:
             return func(*args, **kwargs)
@@ -122,7 +122,7 @@ def script(obj: Any, *, schedule: str | None = None) -> Any:
         ValueError: ``schedule`` is not a schedule.
     """
     if schedule is not None:
-        parse_schedule(schedule)
+        _rooms.the_scheduler().check(schedule)
     if isinstance(obj, ScriptModule):
         return obj
     if isinstance(obj, Module):

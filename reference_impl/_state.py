@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from reference_impl._core import Core
+    from reference_impl._rooms import Room, RunRoom
 
 
 class ThreadContext:
@@ -29,10 +30,10 @@ class ThreadContext:
         self.scripted = False
         #: The task this thread is executing right now, if any (for cycle checks).
         self.current: Core[Any] | None = None
-        #: The trace scope being recorded on this thread (see ``_tracing``).
-        self.scope: Any = None
-        #: The controlled run this thread's scripted code belongs to (see ``_controlled``).
-        self.run: Any = None
+        #: The trace being recorded on this thread (``tracing.scope``), a room (``_rooms``).
+        self.scope: Room | None = None
+        #: The controlled run this thread's scripted code belongs to (``schedules``), a room.
+        self.run: RunRoom | None = None
 
 
 class _Local(threading.local):

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import reference_impl as fw
-from reference_impl._crew import Carrier, Crew
-from reference_impl._policies import IdSet, RandomPolicy, Task
+from reference_impl.schedules.crew import Carrier, Crew
+from reference_impl.schedules.idset import IdSet
+from reference_impl.schedules.policies import RandomPolicy, Task
 from tests.conftest import run_spec
 
 
@@ -151,7 +152,7 @@ def test_the_environment_selects_a_schedule() -> None:
         "import reference_impl as fw\n"
         "def leaf(x): return x\n"
         "def run(): return [fw.wait(f) for f in [fw.fork(leaf, i) for i in range(3)]]\n"
-        "from reference_impl._schedule import active_run\n"
+        "from reference_impl.schedules import active_run\n"
         "def probe(): return active_run() is not None\n"
         "print(fw.script(run)(), fw.script(probe)())\n"
     )

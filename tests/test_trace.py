@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference_impl as fw
-from reference_impl._graph import Graph
-from reference_impl._tensor import OPS
-from reference_impl._trace import GraphNode, run_graph
+from reference_impl.tracing.graph import Graph
+from reference_impl.tracing.tensor import OPS
+from reference_impl.tracing.trace import GraphNode, run_graph
 
 # -- golden texts of printed graphs ----------------------------------------------
 

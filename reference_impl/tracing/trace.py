@@ -9,92 +9,21 @@ TorchScript module does.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from reference_impl._future import Future, describe_callable, run_now
-from reference_impl._graph import CONSTANT, FORK, WAIT, Graph, Node, Value
+from reference_impl._api import fork, wait
+from reference_impl._errors import describe_callable
 from reference_impl._script import _scripted
-from reference_impl._tensor import OPS, Tensor
-from reference_impl._tracing import Scope, active_scope, recording
-
-
-class TracingError(RuntimeError):
-    """A program that cannot be recorded as a graph."""
-
-
-def _parameter_names(func: Callable[..., Any]) -> list[str]:
-    """Positional parameter names, to name subgraph inputs as TorchScript does.
-
-    Read from the code object rather than ``inspect.signature``, which costs
-    more than the rest of recording a fork.
-    """
-    target: Any = func
-    if not inspect.isroutine(target):  # a Module or another callable object
-        target = getattr(target, "forward", None) or type(target).__call__.__get__(target)
-    bound = inspect.ismethod(target)
-    code = getattr(getattr(target, "__func__", target), "__code__", None)
-    if code is None:  # builtins
-        return []
-    names = list(code.co_varnames[: code.co_argcount])
-    return names[1:] if bound else names
-
-
-def trace_fork(
-    scope: Scope, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> Future[Any]:
-    """Record ``fork(func, *args, **kwargs)``: run it now, in a subgraph of its own."""
-    child = Scope(Graph(), parent=scope)
-    names = _parameter_names(func)
-    explicit: list[Tensor] = []
-    for index, arg in enumerate(args):
-        if isinstance(arg, Tensor):
-            name = names[index] if index < len(names) else None
-            child.bind(arg, child.graph.add_input(name))
-            explicit.append(arg)
-    for key, arg in kwargs.items():
-        if isinstance(arg, Tensor):
-            child.bind(arg, child.graph.add_input(key))
-            explicit.append(arg)
-
-    def body() -> Any:
-        with recording(child):
-            return func(*args, **kwargs)
-
-    future: Future[Any] = run_now(body, (), {})
-    if future._exception is not None:
-        # the trace fails where the program waits for it, as the spec requires of fork;
-        # the future is known to this trace, but no node is recorded for it
-        scope.bind(future, scope.graph.new_value("Future[Tensor]"))
-        return future
-    result = future._value
-    if not isinstance(result, Tensor):
-        raise TracingError(
-            f"the forked {describe_callable(func)} returned {type(result).__name__}, "
-            "not a tensor computed from its inputs: a trace can only record a fork whose "
-            "result depends on data (side effects alone, such as appending to a global, "
-            "leave nothing to record)"
-        )
-    child.graph.outputs = [child.value_of(result)]
-    inputs = [scope.value_of(obj) for obj in (*explicit, *child.captures)]
-    node = scope.graph.add_node(FORK, inputs, ["Future[Tensor]"], subgraph=child.graph)
-    scope.bind(future, node.outputs[0])
-    return future
-
-
-def trace_wait(scope: Scope, future: Future[Any]) -> Any:
-    """Record ``wait(future)`` for a future forked inside this trace."""
-    if not scope.tracks(future):
-        raise TracingError(
-            "wait() on a future that was not forked inside this trace: a trace can only "
-            "record futures it saw being created"
-        )
-    future._complete()  # done already: a traced fork runs on the spot
-    result = future._outcome()
-    node = scope.graph.add_node(WAIT, [scope.value_of(future)], ["Tensor"])
-    scope.bind(result, node.outputs[0])
-    return result
+from reference_impl.tracing.graph import CONSTANT, FORK, WAIT, Graph, Node, Value
+from reference_impl.tracing.scope import (
+    Scope,
+    TracingError,
+    active_scope,
+    parameter_names,
+    recording,
+)
+from reference_impl.tracing.tensor import OPS, Tensor
 
 
 class TracedFunction:
@@ -148,7 +77,7 @@ def trace(func: Callable[..., Any], example_inputs: Any) -> TracedFunction:
     if active_scope() is not None:
         raise TracingError("trace() cannot be called while another trace is being recorded")
     scope = Scope(Graph())
-    names = _parameter_names(func)
+    names = parameter_names(func)
     for index, tensor in enumerate(tensors):
         scope.bind(tensor, scope.graph.add_input(names[index] if index < len(names) else None))
     with recording(scope):
@@ -166,8 +95,6 @@ def trace(func: Callable[..., Any], example_inputs: Any) -> TracedFunction:
 
 def run_graph(graph: Graph, inputs: Sequence[Any]) -> list[Any]:
     """Interpret ``graph`` on ``inputs``; fork nodes fork (asynchronously in script mode)."""
-    from reference_impl._api import fork, wait  # noqa: PLC0415 - _api imports this module
-
     env: dict[int, Any] = {id(v): x for v, x in zip(graph.inputs, inputs, strict=True)}
     for node in graph.nodes:
         args = [env[id(v)] for v in node.inputs]

@@ -9,7 +9,7 @@ switch within one thread in well under a microsecond. That is the only reason
 for the dependency: no hand-written coroutine scheme can suspend a task in
 the middle of the user's own Python frames.
 
-Each carrier has its own ``ThreadContext`` (``_state``), as a thread has its
+Each carrier has its own ``ThreadContext`` (``reference_impl._state``), as a thread has its
 own: whoever passes the baton installs the next carrier's context before the
 switch, so the facts fork and wait read (scripted, current task, trace scope,
 run) are always those of the carrier running.
@@ -26,7 +26,7 @@ import greenlet
 from reference_impl._state import ThreadContext, local
 
 if TYPE_CHECKING:
-    from reference_impl._policies import Task
+    from reference_impl.schedules.policies import Task
 
 
 class Carrier:

@@ -3,7 +3,7 @@
 Only the task holding the baton runs; at each fork and wait (and when a task
 ends) the run's policy picks the runnable task that runs next, and the baton
 moves to the carrier of that task. Tasks run on *carriers*, stacks of the run
-(greenlets of the calling thread, see ``_crew``): a task chosen while the
+(greenlets of the calling thread, see ``crew``): a task chosen while the
 running task waits on it, not yet started, runs inline on the waiter's
 carrier (the waiter could not run before it ends anyway); a task chosen
 otherwise starts on an idle carrier, or a new one. Which carrier runs a task
@@ -22,13 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 from reference_impl._core import _DONE
-from reference_impl._crew import Carrier, Crew
 from reference_impl._errors import DeadlockError
-from reference_impl._events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
 from reference_impl._future import Future, new_task
-from reference_impl._outside import OutsideWaits
-from reference_impl._policies import Policy, Task
 from reference_impl._state import local
+from reference_impl.schedules.crew import Carrier, Crew
+from reference_impl.schedules.events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
+from reference_impl.schedules.outside import OutsideWaits
+from reference_impl.schedules.policies import Policy, Task
 
 
 class ScheduleStopped(RuntimeError):
@@ -38,10 +38,9 @@ class ScheduleStopped(RuntimeError):
 class ControlledRun(OutsideWaits):
     """One top-level scripted call under a policy: its tasks, the baton, the log.
 
-    Only the carrier holding the baton touches the run's state. The hot paths
-    are written out rather than split into helpers, and events are kept as
-    ints (see ``_events``): a call or an f-string per step is a large part of
-    what a step costs.
+    Only the carrier holding the baton touches the run's state. Events are
+    kept as ints (see ``events``): an f-string per step would be a large part
+    of what a step costs.
     """
 
     def __init__(self, policy: Policy) -> None:
@@ -72,20 +71,12 @@ class ControlledRun(OutsideWaits):
         self._raise_if_stopped()
         future: Future[Any] = new_task(func, args, kwargs)  # run by the schedule
         try:
-            tasks, policy = self._tasks, self.policy
-            task = Task(len(tasks), future)  # as _add does
-            tasks.append(task)
-            self._by_future[id(future)] = task
-            policy.new_task(task)
-            task.runnable = True
-            self._runnable += 1
-            policy.add(task)
+            task = self._add(future)
             self._events += (me.id << 3 | FORK, task.id)
             self._forked.append(func)
             self._switch(me)
         except BaseException as error:
-            if self._stopped is None:
-                self._stopped = error
+            self._stopped = self._stopped or error  # a store first: the call may fail
             self._stop(error)
             raise
         return future
@@ -114,18 +105,10 @@ class ControlledRun(OutsideWaits):
         try:
             self._events += (me.id << 3 | WAIT, task.id)
             if not task.done:
-                me.waiting_on = task
-                if task.waiters is None:
-                    task.waiters = [me]
-                else:
-                    task.waiters.append(me)
-                me.runnable = False
-                self._runnable -= 1
-                self.policy.remove(me)
+                self._block(me, task)
             self._switch(me)
         except BaseException as error:
-            if self._stopped is None:
-                self._stopped = error
+            self._stopped = self._stopped or error  # a store first: the call may fail
             self._stop(error)
             raise
 
@@ -135,8 +118,7 @@ class ControlledRun(OutsideWaits):
             if self._stopped is None:
                 self._run_the_rest()
         except BaseException as error:
-            if self._stopped is None:
-                self._stopped = error
+            self._stopped = self._stopped or error
             raise
         finally:
             if self._stopped is not None:
@@ -152,16 +134,19 @@ class ControlledRun(OutsideWaits):
             self._unfinished_from = index
             if index == len(tasks):
                 return
-            target = tasks[index]
-            me.waiting_on = target
-            if target.waiters is None:
-                target.waiters = [me]
-            else:
-                target.waiters.append(me)
-            me.runnable = False
-            self._runnable -= 1
-            self.policy.remove(me)
+            self._block(me, tasks[index])
             self._switch(me)
+
+    def _block(self, me: Task, task: Task) -> None:
+        """``me`` waits on ``task``: not runnable until it is done."""
+        me.waiting_on = task
+        if task.waiters is None:
+            task.waiters = [me]
+        else:
+            task.waiters.append(me)
+        me.runnable = False
+        self._runnable -= 1
+        self.policy.remove(me)
 
     def _stop_carriers(self) -> None:
         """End every carrier of the run (on the caller's carrier, once the call is over)."""
@@ -214,6 +199,7 @@ class ControlledRun(OutsideWaits):
         return task
 
     def _choose(self, current: Task | None) -> Task:
+        """The task to run next; ``current`` is the one at the switch point (None: it ended)."""
         if self._inbox:
             self._take_inbox()
         if not self._runnable:
@@ -223,12 +209,7 @@ class ControlledRun(OutsideWaits):
 
     def _switch(self, me: Task) -> None:
         """A switch point of the running task ``me``; returns when ``me`` runs again."""
-        if self._inbox:  # as _choose does
-            self._take_inbox()
-        if not self._runnable:
-            self._await_outside()
-        self._step += 1
-        chosen = self.policy.choose(me, self._step)
+        chosen = self._choose(me)
         if chosen is me:
             return
         self._events.append(chosen.id << 3 | RUN)
@@ -305,12 +286,11 @@ class ControlledRun(OutsideWaits):
                 while task is not None:
                     task = self._run(task)
         except BaseException as error:  # noqa: BLE001 - the caller gets it, as a stop
-            if self._stopped is None:
-                self._stopped = error
+            self._stopped = self._stopped or error
             self._stop(error)  # shallow here; then the caller's carrier resumes, and raises
 
 
 def active_run() -> ControlledRun | None:
     """The controlled run this thread's scripted code belongs to, if any."""
-    run: ControlledRun | None = local.context.run
-    return run
+    run = local.context.run
+    return run if isinstance(run, ControlledRun) else None

@@ -34,7 +34,7 @@ from reference_impl._future import Future
 from reference_impl._state import local
 
 if TYPE_CHECKING:
-    from reference_impl._policies import Policy, Task
+    from reference_impl.schedules.policies import Policy, Task
 
 
 class OutsideWaits:
@@ -65,7 +65,7 @@ class OutsideWaits:
                 if future._state == _DONE:
                     return
                 self.complete(source)
-        elif future._run_here(local.context):  # a task nobody has started: run it here
+        elif future._run_if_pending(local.context):  # a task nobody has started: run it here
             return
         if future._state != _DONE:
             self._park(me, future)
@@ -80,14 +80,14 @@ class OutsideWaits:
             add(future, Entry(functools.partial(self._outside_done, me)))
             self._switch(me)
         except BaseException as error:
-            if self._stopped is None:
-                self._stopped = error
+            self._stopped = self._stopped or error  # a store first: the call may fail
             self._stop(error)
             raise
 
     def _outside_done(self, task: Task, _future: Future[Any]) -> None:
         """The future ``task`` waits on is done: on whichever thread completed it."""
-        if local.context.run is self:  # a thread of this run: the one holding the baton
+        here: object = local.context.run
+        if here is self:  # a thread of this run: the one holding the baton
             self._admit(task)
         else:
             with self._inbox_ready:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reference_impl._future import describe_callable
+from reference_impl._errors import describe_callable
 
 # Events are ints, ``id << 3 | kind``, a wait followed by the waited id and a fork
 # by the child's: a run of 10,000 forks logs 50,000 events, and ints, unlike

@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from reference_impl._tracing import active_scope
+from reference_impl.tracing.scope import Traced, active_scope
 
 Data = Any  # a number, or a list of Data
 
@@ -98,7 +98,7 @@ def _apply(kind: str, *operands: object) -> Tensor:
     return result
 
 
-class Tensor:
+class Tensor(Traced):
     """An immutable number or nested list of numbers; see :func:`tensor`."""
 
     __slots__ = ("__weakref__", "_data")
