@@ -195,9 +195,8 @@ class Core(Generic[T_co]):
         else:
             self._exception, self._traceback, self._guard = exception, exception.__traceback__, None
         self._state = _DONE
-        waker = self._waker
-        if waker is not None:
-            waker.release()
+        if self._waker is not None:  # made once, never replaced
+            self._waker.release()
         if self._callbacks is not None:
             _callbacks.run_all(self)
 
