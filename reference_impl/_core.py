@@ -7,7 +7,9 @@ forking caller's ``contextvars`` context, in which it runs wherever it runs.
 Whoever first pops the one token of its ``_claim`` list claims it (a pop is one
 atomic step, and far cheaper than a lock per task): a pool worker, or a
 ``wait`` that finds it not started and runs it inline on its own stack
-(help-while-waiting), so nested waits never exhaust the pool.
+(help-while-waiting), so nested waits never exhaust the pool. Whoever it is,
+it runs the task through the one method that defines running a task,
+``Core._run_if_pending``.
 
 A *promise* (``Future()``, ``then``, ``collect_all``) has no function; it is
 completed by ``set_result``/``set_exception`` or by the callback behind
