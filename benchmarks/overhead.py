@@ -3,13 +3,19 @@
 Prints ratios, measured now on this machine: fork+wait of a trivial task under
 ``script`` vs a ``ThreadPoolExecutor`` round trip, a direct call, a bare
 ``concurrent.futures.Future()`` + ``set_result`` + ``result()`` round trip
-(target: at most 1.0x: a fork+wait costs no more than merely having a
-thread-safe future) and, when torch is installed, TorchScript's own fork+wait in
+(target: at most 0.75x, a fork+wait well under the cost of merely having a
+thread-safe future; the reference gives speed back for clarity down to that
+line, not below) and, when torch is installed, TorchScript's own fork+wait in
 a scripted loop (target: at most 0.2x of it); 2 and 8 forks of GIL-releasing
-work vs running it sequentially;
-nested ``fib(18)`` scripted vs the same code in plain Python (where forks are
-synchronous). Section 1 takes turns between its contenders and reports the
-minimum and the median, so a noisy neighbour weighs on all of them alike.
+work vs running it sequentially; nested ``fib(18)`` scripted vs the same code
+in plain Python, where forks are synchronous (target: at most 1.5x). Section 1
+takes turns between its contenders and reports the minimum and the median, so
+a noisy neighbour weighs on all of them alike.
+
+Measured on 2 shared CPUs (load 8-14), the same runs alternating with the code
+before the core defined running a task in one method: fork/bare Future
+0.50-0.56x min, 0.58-0.60x median (before: 0.30-0.47x min, 0.43-0.45x median);
+fib(18) script/plain 1.40-1.48x (before: 1.41-1.60x).
 
 Run: ``python benchmarks/overhead.py [--quick]``
 """
@@ -151,7 +157,7 @@ def main() -> None:
     print(f"   fork/executor    = {fork.ratio(timings['ThreadPoolExecutor'])}")
     print(f"   fork/direct      = {fork.ratio(timings['direct call'])}")
     bare = fork.ratio(timings["bare Future round trip"])
-    print(f"   fork/bare Future = {bare}  (target: at most 1.0x)")
+    print(f"   fork/bare Future = {bare}  (target: at most 0.75x)")
     if torchscript is not None:
         torch_ratio = fork.ratio(timings["TorchScript fork+wait"])
         print(f"   fork/TorchScript = {torch_ratio}  (target: at most 0.2x)")
@@ -178,7 +184,7 @@ def main() -> None:
     plain = median_seconds(repeats, lambda: fib(18))
     scripted = median_seconds(repeats, lambda: scripted_fib(18))
     print(f"   plain Python {plain * 1e3:7.1f} ms   script {scripted * 1e3:7.1f} ms")
-    print(f"   script/plain = {scripted / plain:.2f}x")
+    print(f"   script/plain = {scripted / plain:.2f}x  (target: at most 1.5x)")
 
 
 if __name__ == "__main__":
