@@ -21,10 +21,9 @@ from reference_impl._core import (
     T_co,
     _new,
 )
-from reference_impl._errors import DeadlockError, describe_callable
 from reference_impl._state import local
 
-__all__ = ["DeadlockError", "Future", "describe_callable", "new_task", "run_now"]
+__all__ = ["Future", "new_task", "run_now"]
 
 S = TypeVar("S")
 

@@ -7,9 +7,9 @@ Queuing a task costs a fork almost nothing: an append to a deque, and a
 wake-up token only when a worker sleeps and none is on its way already. A
 woken worker that takes a task while more are queued wakes the next one, so a
 burst of forks wakes the workers it needs, one after the other. A ``wait`` that
-runs a task itself takes it back out of the queue if it was queued last; any
-other task a wait ran stays queued until a worker takes it out and, finding it
-done, drops it.
+runs a task itself then drops it from the queue if it is the last entry
+(``forget``); any other task a wait ran stays queued until a worker takes it
+out and, finding it done, drops it.
 
 No task is lost:
 
