@@ -107,6 +107,7 @@ class Core(Generic[T_co]):
     _value: Any  # set on success
     _waiting_on: Core[Any] | None  # what this task (or callback) is blocked on now
     _waker: threading.Lock | None  # made by the first waiter that must block
+
     # -- running a task: the one definition, for every path --------------------
 
     def _run_if_pending(self, thread: ThreadContext | None = None) -> bool:
