@@ -19,9 +19,9 @@ wake-ups through the OS and the GIL, about 11 us, and ``random:1`` came to 10x.
 
 Measured on 2 shared CPUs (load 8-14), alternating with the code before the
 core defined running a task in one method: ``random:1`` / pool on the loop
-4.54-4.56x min, 4.41-4.58x median (before: 5.59-6.33x min, the pool a little
-faster then); on fan-out 1.51-1.66x median; per fork at 10,000 forks / at
-1,000, 1.04-1.13x.
+4.54-4.56x min, 4.41-4.58x median (before: 5.59-6.33x min under that load,
+4.84x min on a quiet machine; the pool was a little faster then); on fan-out
+1.51-1.66x median; per fork at 10,000 forks / at 1,000, 1.04-1.13x.
 
 Run: ``python benchmarks/schedules.py [--quick]``
 """
