@@ -84,7 +84,7 @@ def adapter() -> Adapter:
         setattr(fw, name, value)
     return Adapter(
         name="threads",
-        version=f"concurrent.futures (Python {platform.python_version()})",
+        version=f"Python {platform.python_version()}",  # concurrent.futures is the stdlib's
         fw=fw,
         # not "dynamic": its recursive forks exhaust the pool as NEST-LEVELS-1 does; not
         # "futures": concurrent.futures.Future has result(), not wait(), value() or then()
