@@ -156,7 +156,7 @@ class ConformanceMatrixDirective(SphinxDirective):
                 text: Cell = label
                 if cell.outcome in EXPLAINED and "details" in self.options:
                     why = reason_anchor(report, row.id)
-                    text = nodes.reference("", label, internal=True, refuri="#" + why)
+                    text = [nodes.reference("", label, internal=True, refuri="#" + why)]
                 classes = ["forkwait-cell", f"forkwait-outcome-{cell.outcome}"]
                 cells.append(entry(text, classes))
             anchor = nodes.make_id(f"matrix-{row.id}")
@@ -170,4 +170,6 @@ class ConformanceMatrixDirective(SphinxDirective):
 
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("conformance-matrix", ConformanceMatrixDirective)
+    # the adapters behind the matrix, shown from their own files (docs/validating.rst)
+    app.setup_extension("conformance.sphinx_ext.adapter_docs")
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
