@@ -66,7 +66,8 @@ def table(
     row_ids: Sequence[str] = (),
 ) -> nodes.table:
     """A table with a header row; ``kind`` names it for the stylesheet, ``row_ids`` its rows."""
-    result = nodes.table(classes=["forkwait-results", f"forkwait-results-{kind}"])
+    # colwidths-auto: columns as wide as their content, not equal shares of the page
+    result = nodes.table(classes=["forkwait-results", f"forkwait-results-{kind}", "colwidths-auto"])
     group = nodes.tgroup(cols=len(header))
     result += group
     group += [nodes.colspec(colwidth=1) for _ in header]
@@ -152,11 +153,15 @@ class ConformanceMatrixDirective(SphinxDirective):
             link, messages = self.state.inline_text(f":req:`{row.id}`", self.lineno)
             cells = [entry([*link, *messages]), entry(row.profile), entry(row.level)]
             for report, cell in zip(reports, row.cells, strict=True):
-                label = cell.text.replace("**", "")
+                # the kind of failure on a line of its own, so that five engines fit a page
+                outcome = CELL.get(cell.outcome, cell.outcome).strip("*")
+                label: list[nodes.Node] = [nodes.Text(outcome)]
+                if cell.kind:
+                    label.append(nodes.inline("", cell.kind, classes=["forkwait-kind"]))
                 text: Cell = label
                 if cell.outcome in EXPLAINED and "details" in self.options:
                     why = reason_anchor(report, row.id)
-                    text = [nodes.reference("", label, internal=True, refuri="#" + why)]
+                    text = [nodes.reference("", "", *label, internal=True, refuri="#" + why)]
                 classes = ["forkwait-cell", f"forkwait-outcome-{cell.outcome}"]
                 cells.append(entry(text, classes))
             anchor = nodes.make_id(f"matrix-{row.id}")
