@@ -66,7 +66,12 @@ def adapter() -> Adapter:
         futures: list[concurrent.futures.Future[T]],
     ) -> concurrent.futures.Future[list[concurrent.futures.Future[T]]]:
         """A future of the same futures once all are done: a pool task that waits on them."""
-        return pool.submit(lambda: concurrent.futures.wait(futures) and futures)
+
+        def all_done() -> list[concurrent.futures.Future[T]]:
+            concurrent.futures.wait(futures)
+            return futures
+
+        return pool.submit(all_done)
 
     fw = ModuleType("fw", "concurrent.futures.ThreadPoolExecutor, as the spec's examples see it")
     names: dict[str, Any] = {
