@@ -62,7 +62,7 @@ def test_the_directive_shows_the_adapter_file_itself(tmp_path: Path) -> None:
             if line.strip():
                 assert line.strip() in text, f"{path.name}: {line!r} is not shown"
     assert "collect_all, wait_all" in text  # core's names, from the vocabulary
-    assert "adapter-source" not in warnings
+    assert "adapter-source conformance" not in warnings  # (a second app warns of re-adding)
 
 
 def test_a_module_that_does_not_exist_is_named(tmp_path: Path) -> None:

@@ -93,6 +93,7 @@ def failure_kind(record: RequirementRecord) -> str:
 
 
 def cell(record: RequirementRecord | None, report: RunReport) -> Cell:
+    """``report``'s cell for a requirement (``record``, or None where it has no record)."""
     if record is None:
         return Cell(MISSING)
     outcome = shown(record, report)
@@ -108,7 +109,12 @@ def matrix_outcomes(reports: Sequence[RunReport]) -> list[Row]:
             known.setdefault(record.id, record)
     tables = [report.by_id() for report in reports]
     return [
-        Row(i, r.profile, r.level, [cell(t.get(i), rep) for t, rep in zip(tables, reports, strict=True)])
+        Row(
+            i,
+            r.profile,
+            r.level,
+            [cell(t.get(i), rep) for t, rep in zip(tables, reports, strict=True)],
+        )
         for i, r in known.items()
     ]
 
@@ -116,7 +122,9 @@ def matrix_outcomes(reports: Sequence[RunReport]) -> list[Row]:
 def matrix_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]:
     """Header and rows: requirement, profile, level, then one cell per implementation."""
     header = ["requirement", "profile", "level"] + [column(r) for r in reports]
-    rows = [[r.id, r.profile, r.level] + [c.text for c in r.cells] for r in matrix_outcomes(reports)]
+    rows = [
+        [r.id, r.profile, r.level] + [c.text for c in r.cells] for r in matrix_outcomes(reports)
+    ]
     return header, rows
 
 
