@@ -3,8 +3,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: conformance conformance-torch conformance-dask matrix test lint type docs docs-tools doctest check wheel-smoke clean
+.PHONY: conformance conformance-torch conformance-dask conformance-threads conformance-ray matrix test lint type docs docs-tools doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
+RAY_STAMP := $(VENV)/.ray-stamp
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -29,12 +30,25 @@ conformance-torch: $(TORCH_STAMP)
 conformance-dask: $(STAMP)
 	$(BIN)/forkwait-conformance --impl dask
 
+## the suite against the standard library's concurrent.futures.ThreadPoolExecutor, as it is
+conformance-threads: $(STAMP)
+	$(BIN)/forkwait-conformance --impl threads
+
+# ray 2.60.0: the release measured in docs/_results/ray.json
+$(RAY_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,ray]'
+	touch $@
+
+## the suite against Ray's own API (a local Ray, started on demand)
+conformance-ray: $(RAY_STAMP)
+	$(BIN)/forkwait-conformance --impl ray
+
 ## re-record docs/_results/ (the docs' conformance matrix): every implementation the project ships
-matrix: $(TORCH_STAMP)
-	$(BIN)/forkwait-conformance --impl reference -q --report docs/_results/reference.json
-	$(BIN)/forkwait-conformance --impl torch -q --report docs/_results/torch.json
-	$(BIN)/forkwait-conformance --impl dask -q --report docs/_results/dask.json
-	$(BIN)/forkwait-conformance matrix docs/_results/reference.json docs/_results/torch.json docs/_results/dask.json
+ENGINES := reference torch dask threads ray
+matrix: $(TORCH_STAMP) $(RAY_STAMP)
+	for impl in $(ENGINES); do \
+	  $(BIN)/forkwait-conformance --impl $$impl -q --report docs/_results/$$impl.json || exit 1; done
+	$(BIN)/forkwait-conformance matrix $(ENGINES:%=docs/_results/%.json)
 
 ## unit tests of reference_impl and conformance, plus the spec's examples (two workers)
 test: $(STAMP)
@@ -70,7 +84,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: test conformance conformance-torch conformance-dask lint type docs doctest wheel-smoke
+check: test conformance conformance-torch conformance-dask conformance-threads conformance-ray lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)

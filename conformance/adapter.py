@@ -155,7 +155,7 @@ def load_adapter(name: str, deadline: float = 0.0) -> Adapter:
 
 
 #: extras of this package that provide a registered implementation's dependencies
-EXTRAS = {"torch": "torch", "dask": "dask"}
+EXTRAS = {"torch": "torch", "dask": "dask", "ray": "ray"}
 
 
 def _resolve(name: str) -> Any:

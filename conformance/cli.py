@@ -106,10 +106,18 @@ def matrix_main(argv: Sequence[str]) -> int:
     """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
     parser = argparse.ArgumentParser(
         prog=f"{PROG} matrix",
-        description="Render requirement x implementation results from --report JSON files.",
+        description="Render requirement x implementation results from --report JSON files: "
+        "the runs, totals per profile, then one row per requirement with its level and, per "
+        "implementation, its outcome and the kind of failure (output, exception, timeout...).",
     )
     parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
-    parser.add_argument("--format", choices=("markdown", "rst"), default="markdown")
+    parser.add_argument(
+        "--format",
+        choices=("markdown", "rst"),
+        default="markdown",
+        help="markdown (default): GitHub-style tables; rst: list-table directives whose "
+        "requirement IDs are :req: links, for a Sphinx project using conformance.sphinx_ext",
+    )
     parser.add_argument("--output", type=Path, help="write here instead of standard output")
     options = parser.parse_args(argv)
     try:

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from conformance.adapters import dask as dask_adapter
-from conformance.adapters.torch_jit import SKIPS_FILE, XFAILS_FILE
+from conformance.adapters import ray as ray_adapter
+from conformance.adapters import threads as threads_adapter
+from conformance.adapters import torch_jit as torch_adapter
 from conformance.catalog.expectations import load_entries, load_xfails
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import requirements_in
@@ -15,13 +17,23 @@ from conformance.reports.json_report import RunReport, read_report
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 REGENERATE = "re-record them with `make matrix`"
+#: every implementation `make matrix` records
+ENGINES = ["reference", "torch", "dask", "threads", "ray"]
+#: the third-party engines, with the expected-failures and skips files of their adapters
+#: (dask's in-process cluster: the remote files apply to another cluster only)
+DECLARED = {
+    "torch": (torch_adapter.XFAILS_FILE, torch_adapter.SKIPS_FILE),
+    "dask": (dask_adapter.XFAILS_FILE, dask_adapter.SKIPS_FILE),
+    "threads": (threads_adapter.XFAILS_FILE, threads_adapter.SKIPS_FILE),
+    "ray": (ray_adapter.XFAILS_FILE, ray_adapter.SKIPS_FILE),
+}
 
 
 def recorded(name: str) -> RunReport:
     return read_report(RESULTS / f"{name}.json")
 
 
-@pytest.mark.parametrize("name", ["reference", "torch", "dask"])
+@pytest.mark.parametrize("name", ENGINES)
 def test_recorded_results_cover_exactly_the_spec(name: str) -> None:
     ids = [record.id for record in recorded(name).requirements]
     assert ids == list(requirements_in(spec_dir())), f"docs/_results/{name}.json is stale: " + (
@@ -34,7 +46,7 @@ def test_the_reference_passes_every_requirement() -> None:
     assert {o for o in outcomes.values()} == {"passed"}, outcomes
 
 
-@pytest.mark.parametrize("name", ["reference", "torch", "dask"])
+@pytest.mark.parametrize("name", ENGINES)
 def test_recorded_runs_were_complete_and_read_a_clean_spec(name: str) -> None:
     report = recorded(name)
     assert report.complete, REGENERATE
@@ -64,21 +76,18 @@ def declared_skips(path: Path, report: RunReport) -> set[tuple[str, int]]:
     }
 
 
-def test_dask_in_process_fails_exactly_its_declared_requirements() -> None:
-    report = recorded("dask")
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_an_engine_fails_exactly_its_declared_requirements(name: str) -> None:
+    xfails, skips = DECLARED[name]
+    report = recorded(name)
     failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
-    assert failing == set(load_xfails(dask_adapter.XFAILS_FILE)), REGENERATE
+    assert failing == set(load_xfails(xfails)), REGENERATE
     assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
-    assert skipped_examples(report) == declared_skips(dask_adapter.SKIPS_FILE, report), REGENERATE
+    assert skipped_examples(report) == declared_skips(skips, report), REGENERATE
     unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
     assert unclaimed <= {"skipped"}, REGENERATE
 
 
-def test_torch_fails_exactly_its_declared_requirements() -> None:
-    report = recorded("torch")
-    failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
-    assert failing == set(load_xfails(XFAILS_FILE)), REGENERATE
-    assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
-    assert skipped_examples(report) == declared_skips(SKIPS_FILE, report), REGENERATE
-    unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
-    assert unclaimed <= {"skipped"}, REGENERATE
+@pytest.mark.parametrize("name", ["threads", "ray"])
+def test_an_engine_claims_at_least_core(name: str) -> None:
+    assert "core" in recorded(name).profiles

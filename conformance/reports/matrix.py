@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from conformance.catalog.vocabulary import PROFILES
@@ -33,6 +34,8 @@ SHOWN = (*OUTCOMES[:4], ADAPTER_SKIP, *OUTCOMES[4:])
 NOT_RUN = "not run"
 #: The outcome of a requirement a report has no record of.
 MISSING = "not-run"
+#: Outcomes whose examples carry a kind of failure worth showing in the cell.
+FAILING = ("failed", "xfailed")
 
 
 def column(report: RunReport) -> str:
@@ -56,25 +59,71 @@ def shown(record: RequirementRecord, report: RunReport) -> str:
     return record.outcome
 
 
-def matrix_outcomes(reports: Sequence[RunReport]) -> list[tuple[str, str, list[str]]]:
-    """Requirement, profile and one outcome per report, in the first report's order."""
-    order: list[str] = []
-    profiles: dict[str, str] = {}
+@dataclass(frozen=True)
+class Cell:
+    """One implementation's result for one requirement."""
+
+    outcome: str
+    #: the failure kinds of its failed examples (output, exception, timeout, ...), or ""
+    kind: str = ""
+    #: the recorded reason (an expected failure's or skip's) or failure message
+    reason: str = ""
+
+    @property
+    def text(self) -> str:
+        """What the cell says: ``**FAIL** (timeout)``, ``expected failure (output)``."""
+        label = CELL.get(self.outcome, self.outcome)
+        return f"{label} ({self.kind})" if self.kind else label
+
+
+@dataclass(frozen=True)
+class Row:
+    """A requirement, its profile and level, and one cell per report."""
+
+    id: str
+    profile: str
+    level: str
+    cells: list[Cell]
+
+
+def failure_kind(record: RequirementRecord) -> str:
+    """The kinds of failure of a requirement's failed examples, each once, in example order."""
+    kinds = [e.kind for e in record.results if e.outcome in FAILING and e.kind]
+    return ", ".join(dict.fromkeys(kinds))
+
+
+def cell(record: RequirementRecord | None, report: RunReport) -> Cell:
+    """``report``'s cell for a requirement (``record``, or None where it has no record)."""
+    if record is None:
+        return Cell(MISSING)
+    outcome = shown(record, report)
+    reason = " ".join(record.message.split())
+    return Cell(outcome, failure_kind(record) if outcome in FAILING else "", reason)
+
+
+def matrix_outcomes(reports: Sequence[RunReport]) -> list[Row]:
+    """One row per requirement, in the first report's order, one cell per report."""
+    known: dict[str, RequirementRecord] = {}
     for report in reports:
         for record in report.requirements:
-            if record.id not in profiles:
-                order.append(record.id)
-                profiles[record.id] = record.profile
-    tables = [{r.id: shown(r, report) for r in report.requirements} for report in reports]
-    return [(i, profiles[i], [t.get(i, MISSING) for t in tables]) for i in order]
+            known.setdefault(record.id, record)
+    tables = [report.by_id() for report in reports]
+    return [
+        Row(
+            i,
+            r.profile,
+            r.level,
+            [cell(t.get(i), rep) for t, rep in zip(tables, reports, strict=True)],
+        )
+        for i, r in known.items()
+    ]
 
 
 def matrix_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]:
-    """Header and rows: requirement, profile, then one cell per implementation."""
-    header = ["requirement", "profile"] + [column(r) for r in reports]
+    """Header and rows: requirement, profile, level, then one cell per implementation."""
+    header = ["requirement", "profile", "level"] + [column(r) for r in reports]
     rows = [
-        [req_id, profile] + [CELL.get(o, o) for o in outcomes]
-        for req_id, profile, outcomes in matrix_outcomes(reports)
+        [r.id, r.profile, r.level] + [c.text for c in r.cells] for r in matrix_outcomes(reports)
     ]
     return header, rows
 
@@ -150,17 +199,31 @@ def to_rst(reports: Sequence[RunReport]) -> str:
     return "\n".join(lines + _list_table(header, linked)).rstrip("\n") + "\n"
 
 
+def details(reports: Sequence[RunReport]) -> list[tuple[RunReport, list[tuple[str, Cell]]]]:
+    """Per implementation, every requirement it did not pass (nor skip for its profile)."""
+    result = []
+    for report in reports:
+        cells = [(r.id, cell(r, report)) for r in report.requirements]
+        notable = [(i, c) for i, c in cells if c.outcome not in ("passed", "skipped")]
+        if notable:
+            result.append((report, notable))
+    return result
+
+
+def reason_anchor(report: RunReport, req_id: str) -> str:
+    """The HTML id of the reason behind ``report``'s cell for ``req_id``."""
+    return "why-" + "-".join(
+        "".join(ch if ch.isalnum() else "-" for ch in part.lower())
+        for part in (report.implementation, req_id)
+    )
+
+
 def details_rst(reports: Sequence[RunReport]) -> str:
     """Per implementation, every requirement it did not pass, with the recorded reason."""
     lines: list[str] = []
-    for report in reports:
-        notable = [r for r in report.requirements if shown(r, report) not in ("passed", "skipped")]
-        if not notable:
-            continue
+    for report, notable in details(reports):
         lines += [f"**{column(report)}**", ""]
-        for record in notable:
-            reason = " ".join(record.message.split()) or "(no message)"
-            label = CELL[shown(record, report)]
-            lines.append(f"- :req:`{record.id}` ({label}): {reason}")
+        for req_id, item in notable:
+            lines.append(f"- :req:`{req_id}` ({item.text}): {item.reason or '(no message)'}")
         lines.append("")
     return "\n".join(lines)

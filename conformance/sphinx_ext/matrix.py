@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
@@ -30,11 +29,15 @@ from conformance.reports.matrix import (
     CELL,
     SHOWN,
     column,
-    details_rst,
+    details,
     matrix_outcomes,
     profile_totals,
+    reason_anchor,
     runs_rows,
 )
+
+#: outcomes whose cell links to the reason recorded for it
+EXPLAINED = ("failed", "xfailed", "xpassed", "skipped-by-adapter")
 
 Cell = str | nodes.Node | list[nodes.Node]
 
@@ -56,16 +59,23 @@ def entry(content: Cell, classes: Sequence[str] = ()) -> nodes.entry:
     return cell
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[nodes.entry]], kind: str) -> nodes.table:
-    """A table with a header row; ``kind`` names it for the stylesheet."""
-    result = nodes.table(classes=["forkwait-results", f"forkwait-results-{kind}"])
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[nodes.entry]],
+    kind: str,
+    row_ids: Sequence[str] = (),
+) -> nodes.table:
+    """A table with a header row; ``kind`` names it for the stylesheet, ``row_ids`` its rows."""
+    # colwidths-auto: columns as wide as their content, not equal shares of the page
+    result = nodes.table(classes=["forkwait-results", f"forkwait-results-{kind}", "colwidths-auto"])
     group = nodes.tgroup(cols=len(header))
     result += group
     group += [nodes.colspec(colwidth=1) for _ in header]
     head = nodes.thead()
     head += nodes.row("", *[entry(text) for text in header])
     body = nodes.tbody()
-    body += [nodes.row("", *row) for row in rows]
+    ids = [[i] for i in row_ids] or [[] for _ in rows]
+    body += [nodes.row("", *row, ids=i) for row, i in zip(rows, ids, strict=True)]
     group += [head, body]
     return result
 
@@ -89,9 +99,23 @@ class ConformanceMatrixDirective(SphinxDirective):
         container += self._matrix(reports)
         if "details" in self.options:
             container += nodes.rubric("", "Why a requirement is not passed")
-            lines = StringList(details_rst(reports).splitlines(), source=self.env.docname)
-            self.state.nested_parse(lines, self.content_offset, container)
+            container += self._details(reports)
         return [container]
+
+    def _details(self, reports: Sequence[RunReport]) -> list[nodes.Node]:
+        """Per implementation, a list of the cells not passed, each with its reason and an id."""
+        result: list[nodes.Node] = []
+        for report, notable in details(reports):
+            result.append(nodes.paragraph("", "", nodes.strong("", column(report))))
+            items = nodes.bullet_list()
+            for req_id, cell in notable:
+                item = nodes.list_item(ids=[reason_anchor(report, req_id)])
+                link, messages = self.state.inline_text(f":req:`{req_id}`", self.lineno)
+                text = f" ({cell.text.replace('**', '')}): {cell.reason or '(no message)'}"
+                item += nodes.paragraph("", "", *link, nodes.Text(text), *messages)
+                items += item
+            result.append(items)
+        return result
 
     def _read(self, argument: str) -> RunReport:
         _, path = self.env.relfn2path(argument, self.env.docname)
@@ -123,19 +147,34 @@ class ConformanceMatrixDirective(SphinxDirective):
         return legend
 
     def _matrix(self, reports: Sequence[RunReport]) -> nodes.table:
-        rows = []
-        for req_id, profile, outcomes in matrix_outcomes(reports):
-            link, messages = self.state.inline_text(f":req:`{req_id}`", self.lineno)
-            cells = [entry([*link, *messages]), entry(profile)]
-            cells += [
-                entry(CELL.get(o, o).strip("*"), ["forkwait-cell", f"forkwait-outcome-{o}"])
-                for o in outcomes
-            ]
+        rows, anchors = [], []
+        std = self.env.get_domain("std")
+        for row in matrix_outcomes(reports):
+            link, messages = self.state.inline_text(f":req:`{row.id}`", self.lineno)
+            cells = [entry([*link, *messages]), entry(row.profile), entry(row.level)]
+            for report, cell in zip(reports, row.cells, strict=True):
+                # the kind of failure on a line of its own, so that five engines fit a page
+                outcome = CELL.get(cell.outcome, cell.outcome).strip("*")
+                label: list[nodes.Node] = [nodes.Text(outcome)]
+                if cell.kind:
+                    label.append(nodes.inline("", cell.kind, classes=["forkwait-kind"]))
+                text: Cell = label
+                if cell.outcome in EXPLAINED and "details" in self.options:
+                    why = reason_anchor(report, row.id)
+                    text = [nodes.reference("", "", *label, internal=True, refuri="#" + why)]
+                classes = ["forkwait-cell", f"forkwait-outcome-{cell.outcome}"]
+                cells.append(entry(text, classes))
+            anchor = nodes.make_id(f"matrix-{row.id}")
+            # a label, so that each requirement's box on its page can link to its row here
+            std.anonlabels[anchor] = (self.env.docname, anchor)  # type: ignore[attr-defined]
             rows.append(cells)
-        header = ["requirement", "profile"] + [column(r) for r in reports]
-        return table(header, rows, "matrix")
+            anchors.append(anchor)
+        header = ["requirement", "profile", "level"] + [column(r) for r in reports]
+        return table(header, rows, "matrix", anchors)
 
 
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("conformance-matrix", ConformanceMatrixDirective)
+    # the adapters behind the matrix, shown from their own files (docs/validating.rst)
+    app.setup_extension("conformance.sphinx_ext.adapter_docs")
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

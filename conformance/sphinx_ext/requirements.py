@@ -138,7 +138,29 @@ def _title(req_id: str, target: str, profile: str, level: str, explore: bool) ->
     title += nodes.inline("", level, classes=["forkwait-level", f"forkwait-level-{level.lower()}"])
     badge = f"profile: {profile}" + (", explored under schedules" if explore else "")
     title += nodes.inline("", badge, classes=["forkwait-profile"])
+    # its row in the conformance matrix; the address is filled in by link_matrix
+    title += nodes.reference("", "matrix", internal=True, refuri="", classes=[_MATRIX_LINK])
     return title
+
+
+_MATRIX_LINK = "forkwait-matrix-link"
+
+
+def link_matrix(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Point each box's matrix link at its row (a label conformance-matrix notes), or drop it."""
+    labels = app.env.get_domain("std").anonlabels  # type: ignore[attr-defined]
+    for link in list(doctree.findall(nodes.reference)):
+        if _MATRIX_LINK not in link["classes"]:
+            continue
+        box: nodes.Node | None = link
+        while box is not None and not isinstance(box, requirement_node):
+            box = box.parent
+        where = box and labels.get(nodes.make_id(f"matrix-{box['req_id']}"))
+        if box is None or where is None:
+            link.parent.remove(link)
+            continue
+        link["refuri"] = app.builder.get_relative_uri(docname, where[0]) + "#" + where[1]
+        link["reftitle"] = f"{box['req_id']} in the conformance matrix"
 
 
 class RequirementIndexDirective(SphinxDirective):
@@ -295,6 +317,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)
+    app.connect("doctree-resolved", link_matrix)
     app.connect("env-purge-doc", purge)
     app.connect("env-merge-info", merge)
     app.add_css_file("forkwait.css")
