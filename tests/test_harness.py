@@ -7,6 +7,7 @@ names, requirement headlines, the summary, expected failures and skips.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -308,6 +309,46 @@ def test_the_spec_passes_under_xdist_with_documents_kept_together() -> None:
     assert "failed" not in result.stdout.splitlines()[-1]
     # the summary table, folded from the workers' reports: every requirement passed
     assert re.search(r"^all\s+(\d+)\s+\1(\s+0){5}$", result.stdout, re.MULTILINE), result.stdout
+    # the verdict's counts are pytest's: "examples: 130/130 passed" and "130 passed in ..."
+    examples = re.search(r"^examples: (\d+)/\1 passed$", result.stdout, re.MULTILINE)
+    assert examples, result.stdout
+    assert result.stdout.splitlines()[-1].startswith(f"{examples.group(1)} passed in ")
+    assert re.search(r"^MUST: (\d+)/\1 passed$", result.stdout, re.MULTILINE)
+    assert re.search(r"^verdict: reference conforms: core \d+/\d+ MUST", result.stdout, re.M)
+
+
+def test_help_says_defaults_and_where_formats_are_documented() -> None:
+    from conformance.cli import build_parser  # noqa: PLC0415
+
+    text = " ".join(build_parser().format_help().split())
+    assert "(default: 30; 0: no limit)" in text
+    assert "(default: 8; 0: none)" in text
+    assert "section 'Levels, expected failures and skips'" in text
+    assert "expectations.py" not in text  # no source file stands in for documentation
+    assert "--strict fail the run when a SHOULD or MAY requirement fails too" in text
+    assert "spec [--open]" in text
+
+
+def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path) -> None:
+    from conformance import __version__  # noqa: PLC0415
+    from conformance.run import spec_html  # noqa: PLC0415
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "spec"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    html = tmp_path / "forkwait-spec" / __version__ / "html"
+    assert result.stdout.strip() == (html / "index.html").as_uri()
+    # a failure's link, as a run of the installed spec writes it, lands on the rule's box
+    url = spec_html.rule_url(html.as_uri() + "/", "wait", "WAIT-SELF-1")
+    page, _, anchor = url.partition("#")
+    assert f'id="{anchor}"' in Path(page.removeprefix("file://")).read_text(encoding="utf-8")
 
 
 SHOULD_DOC = """Levels
