@@ -485,3 +485,45 @@ def test_quiet_runs_print_no_worker_status(pytester: pytest.Pytester) -> None:
     assert "bringing up nodes" not in text
     assert "1 worker [" not in text
     assert "MUST: 1/1 passed" in text
+
+
+ENDING_DOC = """\
+Ends
+====
+
+.. requirement:: END-SLEEP-1
+   :profile: core
+   :level: MUST
+
+   It sleeps past the deadline.
+
+.. testcode::
+
+   import time
+   time.sleep(30)
+
+.. requirement:: END-CRASH-1
+   :profile: core
+   :level: MUST
+
+   It crashes.
+
+.. testcode::
+
+   import os
+   os._exit(3)
+"""
+
+
+def test_worker_lines_say_whether_an_example_timed_out_or_crashed(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "ends.rst").write_text(ENDING_DOC)
+    result = run_spec(pytester, "-n", "1", "--example-timeout", "1")
+    result.assert_outcomes(failed=2)
+    text = result.stdout.str()
+    # the first retires after its timeout; the second crashes the fresh worker
+    assert "[gw0] worker retired: an example timed out" in text
+    assert "[gw1] worker ended: an example crashed its process; a fresh worker takes over" in text
+    assert "node down" not in text
+    assert "replacing crashed worker" not in text
