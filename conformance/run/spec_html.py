@@ -6,11 +6,14 @@ the installed spec (with Sphinx, which the suite already needs) into
 ``$XDG_CACHE_HOME/forkwait-spec/<version>/html`` (``~/.cache`` by default),
 and every rule link of a run points there as a ``file://`` URL, which
 terminals make clickable. Sphinx builds incrementally: running the command
-again after an upgrade or an edit only rebuilds what changed.
+again after an upgrade or an edit only rebuilds what changed. Without the
+spec's theme (the ``docs`` extra) the pages use Sphinx's own, and without
+Graphviz the trace pages lack their graphs: neither stops the build.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import webbrowser
 from pathlib import Path
@@ -19,6 +22,11 @@ from docutils import nodes
 
 from conformance import __version__
 from conformance.catalog.files import spec_conf_dir, spec_dir
+
+#: the spec's HTML theme (conf/conf.py), installed with the 'docs' extra
+THEME = "furo"
+#: the theme Sphinx itself ships, for a suite installed without that extra
+FALLBACK_THEME = "alabaster"
 
 
 class SpecBuildError(RuntimeError):
@@ -58,6 +66,8 @@ def build(*, quiet: bool = True) -> Path:
 
     out = html_dir()
     args = ["-b", "html", "-c", str(spec_conf_dir()), "-d", str(cache_root() / "doctrees")]
+    if importlib.util.find_spec(THEME) is None:  # the 'docs' extra: not needed to run
+        args += ["-D", f"html_theme={FALLBACK_THEME}"]
     status = build_main([*args, *(["-q"] if quiet else []), str(spec_dir()), str(out)])
     if status != 0:
         raise SpecBuildError(f"sphinx-build could not build the spec's HTML into {out}")
