@@ -62,7 +62,9 @@ def test_declared_failures_pass_the_run_but_do_not_conform() -> None:
     spec = (requirement("A-1", "core", "MUST", "xfailed"), SPEC[1])
     verdict = judge("impl", ["core"], spec, partial=False, strict=False)
     assert verdict.passed
-    assert verdict.headline() == "impl does not conform: core 1/2 MUST"
+    assert verdict.headline() == (
+        "impl does not conform (as declared: 1 MUST expected to fail): core 1/2 MUST"
+    )
     assert verdict.level_lines()[0] == "MUST: 1/2 passed, 1 xfailed"
 
 
