@@ -527,3 +527,23 @@ def test_worker_lines_say_whether_an_example_timed_out_or_crashed(
     assert "[gw1] worker ended: an example crashed its process; a fresh worker takes over" in text
     assert "node down" not in text
     assert "replacing crashed worker" not in text
+
+
+def test_a_run_without_an_explorer_says_which_runs_it_left_out(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "noexplorer.py").write_text(
+        "import dataclasses\n"
+        "from conformance.adapters import reference\n\n"
+        "def adapter():\n"
+        "    return dataclasses.replace(reference.adapter(), name='plain', explorer=None)\n"
+    )
+    result = run_spec(pytester, "--impl", "noexplorer:adapter", fixture="racy.rst")
+    # racy.rst: two :explore: requirements of one example each, 8 schedules by default
+    result.stdout.fnmatch_lines(
+        [
+            "the examples of 2 :explore: requirements ran once each, not also under "
+            "controlled schedules: plain gives no explorer (adapter.explorer; with one, "
+            "--schedules 8 would add 16 runs)"
+        ]
+    )

@@ -277,11 +277,15 @@ class ConformanceReporter:
             r.id for r in self.catalog.values() if r.explore and r.profile in adapter.profiles
         ]
         if explored and not self.options.schedules and not verdict.partial:
-            why = (
-                "--schedules 0"
-                if adapter.explorer is not None
-                else f"{adapter.name} gives no explorer (adapter.explorer)"
-            )
+            if adapter.explorer is not None:
+                why = "--schedules 0"
+            else:
+                runs = sum(len(self.results.of(req_id)) for req_id in explored)
+                count = self.config.getoption("schedules")
+                why = (
+                    f"{adapter.name} gives no explorer (adapter.explorer; with one, "
+                    f"--schedules {count} would add {runs * count} runs)"
+                )
             notes.append(
                 f"the examples of {len(explored)} :explore: requirements ran once each, not "
                 f"also under controlled schedules: {why}"
