@@ -74,7 +74,8 @@ class Adapter:
     fw: Any
     profiles: frozenset[str]
     #: requirement ID -> why this implementation is expected to fail it (a reason, or an
-    #: Entry naming which examples; see conformance/catalog/expectations.py)
+    #: Entry naming which examples; the format: :doc:`validating`, *Levels, expected
+    #: failures and skips*)
     expected_failures: Mapping[str, str | Entry] = field(default_factory=dict)
     #: pytest ``filterwarnings`` entries for this implementation's own noise
     warning_filters: tuple[str, ...] = ()

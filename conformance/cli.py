@@ -4,7 +4,7 @@ The suite's options are the pytest plugin's own (conformance/run/plugin.py
 declares them once; ``--help`` lists them from there). Every other option
 goes to pytest unchanged (``-k``, ``-m``, ``-n``, ``--junitxml``...), as does
 everything after ``--``. ``forkwait-conformance matrix`` renders reports side
-by side.
+by side; ``forkwait-conformance spec`` builds the spec's HTML for the rule links.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from conformance.adapter import available
 from conformance.catalog.files import spec_dir
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
+from conformance.run import spec_html
 from conformance.run.options import add_options
 
 PROG = "forkwait-conformance"
@@ -34,6 +35,7 @@ Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
 they are ({PROG} -- --help shows pytest's own).
 
 {PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
+{PROG} spec [--open]         builds the spec's HTML, where the rule links of a run point.
 """
 
 
@@ -135,10 +137,36 @@ def matrix_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def spec_main(argv: Sequence[str]) -> int:
+    """``forkwait-conformance spec``: the installed spec as HTML, for the rule links."""
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} spec",
+        description="Build the installed spec's HTML pages (with Sphinx) into a per-user "
+        f"cache ({spec_html.html_dir()}), where the rule links of every run point; it "
+        "rebuilds only what changed. Prints the index page.",
+    )
+    parser.add_argument("--open", action="store_true", help="open the index page in a browser")
+    parser.add_argument(
+        "--verbose", action="store_true", help="show Sphinx's progress and warnings"
+    )
+    options = parser.parse_args(argv)
+    try:
+        index = spec_html.build(quiet=not options.verbose)
+    except spec_html.SpecBuildError as exc:
+        print(f"{PROG} spec: {exc}", file=sys.stderr)
+        return 1
+    print(index.as_uri())
+    if options.open and not spec_html.open_in_browser(index):
+        print(f"{PROG} spec: no browser to open; the page is {index}", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["matrix"]:
         return matrix_main(args[1:])
+    if args[:1] == ["spec"]:
+        return spec_main(args[1:])
     ours = args[: args.index("--")] if "--" in args else args
     options, _ = build_parser().parse_known_args(ours)
     if options.list:

@@ -140,7 +140,7 @@ def others_pass(report: RunReport) -> bool:
     ("fault", "kind", "said"),
     [
         ("crash", "crash", "the example crashed the interpreter"),
-        ("hang", "timeout", "Timeout (>2.0s) from pytest-timeout"),
+        ("hang", "timeout", "timed out after 2 s (--example-timeout); it was at:"),
         ("wedge", "hang", "hung past --example-timeout (2 s) where Python could not interrupt it"),
         ("swallowed-timeout", "timeout", "and the timeout raised into it never surfaced"),
         ("unwaited-timeout", "timeout", "and the timeout raised into it never surfaced"),

@@ -74,3 +74,32 @@ def test_the_schema_rejects_what_is_not_a_report() -> None:
     ):
         with pytest.raises(jsonschema.ValidationError):
             validate(broken)
+
+
+def test_the_verdict_is_in_the_report_and_optional_for_older_ones() -> None:
+    passed = ExampleRecord(1, "default", "", "passed", "", "", "a.rst::R-1[1]", line=12)
+    failed = ExampleRecord(1, "default", "", "failed", "timeout", "timed out", "a.rst::S-1[1]")
+    report = RunReport(
+        implementation="impl",
+        implementation_version="1",
+        profiles=("core",),
+        suite_version="0.1.0",
+        created="2026-12-02T18:00:00+00:00",
+        requirements=(
+            RequirementRecord("R-1", "core", "MUST", "passed", 0.1, 1, "", (passed,)),
+            RequirementRecord("S-1", "core", "SHOULD", "failed", 30.0, 1, "", (failed,)),
+        ),
+    )
+    written = json.loads(json.dumps(to_json(report)))
+    validate(written)
+    verdict = written["verdict"]
+    assert verdict["passed"]  # a failed SHOULD (a timeout here) does not fail the run
+    assert verdict["lines"][:2] == [
+        "MUST: 1/1 passed",
+        "SHOULD: 0/1 passed, 1 failed (a failed SHOULD or MAY fails the run only with --strict)",
+    ]
+    assert written["requirements"][0]["results"][0]["line"] == 12
+    older = {key: value for key, value in written.items() if key != "verdict"}
+    validate(older)  # reports written before the verdict existed still match
+    with pytest.raises(jsonschema.ValidationError):
+        validate({**written, "verdict": {**verdict, "lines": ["all good"]}})

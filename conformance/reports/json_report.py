@@ -19,6 +19,7 @@ from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
+from conformance.reports.verdict import Verdict, judge
 
 FORMAT = 2
 
@@ -32,6 +33,8 @@ class ExampleRecord:
     kind: str
     message: str
     nodeid: str
+    #: the .rst line of the example's first code line (0: unknown, or an older report)
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,21 @@ class RunReport:
     outside_requirements: tuple[ExampleRecord, ...] = ()
     #: what Sphinx warned about while reading the spec (a clean spec has none)
     spec_warnings: str = ""
+    #: a selection ran (-k, -m, node IDs): the verdict judges only what ran
+    partial: bool = False
+
+    def verdict(self) -> Verdict:
+        """The run's verdict, from this report's records alone."""
+        return judge(
+            self.implementation,
+            self.profiles,
+            self.requirements,
+            partial=self.partial,
+            strict=self.strict,
+            interrupted=self.interrupted,
+            outside=self.outside_requirements,
+            spec_warnings=self.spec_warnings,
+        )
 
     def by_id(self) -> dict[str, RequirementRecord]:
         return {record.id: record for record in self.requirements}
@@ -77,16 +95,18 @@ def _example(result: ExampleResult) -> ExampleRecord:
         result.kind,
         result.message,
         result.nodeid,
+        result.line,
     )
 
 
-def build_report(
+def build_report(  # noqa: PLR0913 - each is one fact the report records
     adapter: Adapter,
     results: RunResults,
     *,
     interrupted: bool,
     strict: bool,
     spec_warnings: str = "",
+    partial: bool = False,
 ) -> RunReport:
     """One record per requirement of the catalog, in spec order."""
     records = []
@@ -117,6 +137,7 @@ def build_report(
         strict=strict,
         outside_requirements=tuple(_example(r) for r in results.outside()),
         spec_warnings=spec_warnings,
+        partial=partial,
     )
 
 
@@ -146,6 +167,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "requirements": [asdict(record) for record in report.requirements],
         "outside_requirements": [asdict(record) for record in report.outside_requirements],
         "spec_warnings": report.spec_warnings,
+        "verdict": report.verdict().to_json(),
     }
 
 
@@ -192,6 +214,7 @@ def read_report(path: Path) -> RunReport:
             strict=bool(data["strict"]),
             outside_requirements=tuple(ExampleRecord(**e) for e in data["outside_requirements"]),
             spec_warnings=str(data["spec_warnings"]),
+            partial=bool(data.get("verdict", {}).get("partial", False)),
         )
     except ReportError:
         raise

@@ -39,6 +39,8 @@ class ExampleResult:
     kind: str = ""
     message: str = ""
     duration: float = 0.0
+    #: the .rst line of its code's first line: the one its failure and JUnit name
+    line: int = 0
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -90,13 +92,12 @@ class RunResults:
                 int(props.get("example") or 0),
                 props.get("group", ""),
                 props.get("schedule", ""),
+                line=int(props.get("line") or 0),
             )
         result.duration += report.duration
         outcome = item_outcome(report)
         if outcome is None:
             return
-        if props.get("expected") == "lenient" and outcome == "xfailed":
-            outcome = "failed"  # a SHOULD or MAY not met: reported, not fatal (spec_items.py)
         if _SEVERITY[outcome] > _SEVERITY[result.outcome] or (
             outcome == "failed" and result.outcome == "failed" and not result.kind
         ):
@@ -125,10 +126,14 @@ class RunResults:
             if self.outcome(req_id) == outcome and (level is None or requirement.level == level)
         ]
 
-    def by_profile(self) -> dict[str, Counter[str]]:
+    def by_profile(self, *, ran_only: bool = False) -> dict[str, Counter[str]]:
+        """Per profile, how many requirements ended with each outcome (``ran_only``:
+        leave out those that did not run, for a run narrowed by -k or -m)."""
         table: dict[str, Counter[str]] = {}
         for req_id, requirement in self.catalog.items():
-            table.setdefault(requirement.profile, Counter())[self.outcome(req_id)] += 1
+            outcome = self.outcome(req_id)
+            if not (ran_only and outcome == "not-run"):
+                table.setdefault(requirement.profile, Counter())[outcome] += 1
         return table
 
     def blocking_failures(self, strict: bool) -> list[str]:
@@ -141,12 +146,15 @@ class RunResults:
 
 
 def render_table(table: Mapping[str, Counter[str]], profiles: Iterable[str]) -> list[str]:
-    """A fixed-width table: one row per profile, one column per outcome."""
+    """A fixed-width table: one row per profile, one column per outcome (a profile
+    absent from ``table`` - nothing of it ran - has no row)."""
     header = f"{'profile':<10}{'requirements':>14}" + "".join(f"{o:>10}" for o in OUTCOMES)
     lines = [header, "-" * len(header)]
     total: Counter[str] = Counter()
     for profile in profiles:
-        counts = table.get(profile, Counter())
+        if profile not in table:
+            continue
+        counts = table[profile]
         total.update(counts)
         lines.append(
             f"{profile:<10}{sum(counts.values()):>14}"

@@ -31,6 +31,7 @@ from conformance.catalog.requirements import (
 )
 from conformance.reports.json_report import ReportError, check_writable
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.collectors import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
@@ -124,7 +125,7 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
         adapter=adapter,
         schedules=tuple(_schedules(config, adapter, schedules)),
         strict=config.getoption("strict_levels"),
-        docs_url=config.getoption("docs_url"),
+        docs_url=config.getoption("docs_url") or default_docs_url(location.root),
     )
     return RunSetup(options, project, catalog)
 

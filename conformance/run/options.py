@@ -13,6 +13,8 @@ from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 
 DEFAULT_EXAMPLE_TIMEOUT = 30.0
 DEFAULT_SCHEDULES = 8
+#: the section of docs/validating.rst that gives the expected-failures/skips TOML format
+FORMAT_SECTION = "Levels, expected failures and skips"
 
 
 class _Group(Protocol):
@@ -36,10 +38,13 @@ def add_options(parser: _Parser) -> None:
         "--example-timeout",
         type=float,
         default=DEFAULT_EXAMPLE_TIMEOUT,
-        help="seconds one example may run (0: no limit). A hang Python can interrupt fails "
-        "the example and the next one runs in a fresh worker; one it cannot (C code holding "
-        "the GIL) ends the worker process, which pytest-xdist replaces (forkwait-conformance "
-        "runs one worker for this)",
+        metavar="SECONDS",
+        help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit). "
+        "A hang Python can interrupt fails the example as timed out and the next one runs in "
+        "a fresh worker; one it cannot (C code holding the GIL) ends the worker process, "
+        "which pytest-xdist replaces (forkwait-conformance runs one worker for this). A "
+        "SHOULD example that times out is a failed SHOULD: it fails the run only with "
+        "--strict",
     )
     group.addoption(
         "--schedules",
@@ -47,7 +52,8 @@ def add_options(parser: _Parser) -> None:
         default=DEFAULT_SCHEDULES,
         metavar="N",
         help="also run the examples of :explore: requirements under N distinct controlled "
-        "schedules, for implementations that can control task order (0: none)",
+        f"schedules (default: {DEFAULT_SCHEDULES}; 0: none), for implementations whose "
+        "adapter gives an explorer (others run each example once)",
     )
     group.addoption(
         "--schedule",
@@ -66,28 +72,32 @@ def add_options(parser: _Parser) -> None:
         default=None,
         metavar="TOML",
         help="requirements (or examples) expected to fail, with reasons; added to the "
-        "adapter's own list (see conformance/catalog/expectations.py)",
+        "adapter's own list. Its TOML format: the spec's page 'Validating your "
+        f"implementation', section '{FORMAT_SECTION}'",
     )
     group.addoption(
         "--skips-file",
         default=None,
         metavar="TOML",
         help="requirements (or examples) not to run at all, with reasons: known hangs and "
-        "crashes; added to the adapter's own list",
+        "crashes; added to the adapter's own list (the same TOML format as --xfails-file)",
     )
     group.addoption(
         "--strict-levels",
         action="store_true",
         default=False,
-        help="a failed SHOULD or MAY requirement fails the run too (default: only MUSTs "
-        "do); forkwait-conformance --strict sets it",
+        help="fail the run when a SHOULD or MAY requirement fails too. Without it a failed "
+        "SHOULD or MAY (a timeout included) is reported as failed but the run passes; only "
+        "failed MUSTs, unexpected passes and requirements with no example fail it",
     )
     group.addoption(
         "--docs-url",
         default="",
         metavar="URL",
-        help="base URL of the spec's HTML pages, for the links in failure reports "
-        "(default: page name and anchor only)",
+        help="base URL of the spec's HTML pages, for the links to the rules in failure "
+        "reports (default: the installed spec's pages, built by 'forkwait-conformance spec' "
+        "into a per-user cache, as file:// URLs; for another --spec-root: page name and "
+        "anchor only)",
     )
     group.addoption(
         "--spec-root",

@@ -11,7 +11,6 @@ one decides the run (run_config.py), names items by requirement
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,7 @@ from conformance.run.implementation import select
 from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
-from conformance.run.spec_items import SpecItem, make_items
+from conformance.run.spec_items import make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
@@ -88,16 +87,6 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; "
         f"spec: {config.stash[_SPEC].root}"
     )
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(
-    item: pytest.Item, call: pytest.CallInfo[None]
-) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
-    if isinstance(item, SpecItem):
-        item.leniently(report, call)
-    return report
 
 
 @pytest.hookimpl(tryfirst=True)

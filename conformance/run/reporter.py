@@ -1,29 +1,46 @@
 """What a conformance run tells people and tools at its end: table, verdict, JSON.
 
 Registered on the xdist controller (or the only process): it folds every
-report into per-example results (summary.py), prints the per-profile table
-and the failed requirements with their level, decides the exit status (only
-MUSTs fail the run unless ``--strict``; an unexpected pass always does; so
-does a requirement no example of which was collected), and writes the JSON
-report (report.py), saying whether the run was complete or interrupted.
+report into per-example results (results.py), prints the per-profile table
+and the verdict (verdict.py: each claimed profile, one line per level, and
+where to look next), sets the exit status from that same verdict (only MUSTs
+fail the run unless ``--strict``, timeouts and hangs of SHOULD examples
+included; an unexpected pass always does; so does a requirement no example
+of which was collected), and writes the JSON report (json_report.py), whose
+``verdict`` is the terminal's.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from conformance.catalog.requirements import Requirement
 from conformance.catalog.vocabulary import PROFILES
-from conformance.reports.json_report import build_report, write_report
+from conformance.reports.json_report import RunReport, build_report, write_report
 from conformance.reports.results import RunResults, render_table
-from conformance.run.spec_items import RunOptions
+from conformance.reports.verdict import Verdict
+from conformance.run.spec_html import is_built, rule_url
 from conformance.run.worker_lines import reword_worker_lines
 from conformance.sphinx_doctest.items import CleanupFailed, DoctestFailed, GroupSetupFailed
 
+if TYPE_CHECKING:  # spec_items.py imports this module (timeout_text)
+    from conformance.run.spec_items import RunOptions
+
 _TIMEOUT_PREFIX = "Timeout (>"
+_CLI_INI = Path(__file__).parents[1] / "cli-pytest.ini"
+#: failed requirements the verdict links to, at most
+_LINKS = 5
+_STOPPED_BY = re.compile(r"^(\S+ at .*?) was stopped by Failed:$", re.MULTILINE)
+_TIMEOUT_LINE = re.compile(
+    r"^Failed: Timeout \(>([0-9.]+)s\)(?: from pytest-timeout\.)?:? ?(.*)$", re.MULTILINE
+)
+_TIMER_FRAMES = ("pytest_timeout.py", "/_pytest/")
 
 
 def failure_kind(call: pytest.CallInfo[None]) -> str:
@@ -38,13 +55,73 @@ def failure_kind(call: pytest.CallInfo[None]) -> str:
         return "setup"
     if isinstance(error, CleanupFailed):
         return "cleanup"
-    if str(error).startswith(_TIMEOUT_PREFIX):
+    if is_timeout(error):
         return "timeout"
     return "error"
 
 
+def is_timeout(error: BaseException) -> bool:
+    """pytest-timeout's deadline (or isolation.py's, for a swallowed one)."""
+    return str(error).startswith(_TIMEOUT_PREFIX)
+
+
+def timeout_text(text: str) -> str:
+    """A timeout said as one: "timed out after 30 s", without pytest-timeout's own frames.
+
+    ``text`` is the failure as the doctest layer writes an interruption (the
+    example's source, then the traceback at true lines); the frames of the
+    example are kept: they show where it was stuck.
+    """
+    seconds = _TIMEOUT_LINE.search(text)
+    after = f"{float(seconds.group(1)):g} s" if seconds else "the deadline"
+    text = _STOPPED_BY.sub(rf"\1 timed out after {after} (--example-timeout); it was at:", text)
+    lines = text.splitlines()
+    kept: list[str] = []
+    skip_code = False
+    for line in lines:
+        if line.startswith('  File "'):
+            skip_code = any(frame in line for frame in _TIMER_FRAMES)
+            if not skip_code:
+                kept.append(line)
+        elif skip_code and line.startswith("    "):
+            continue
+        else:
+            skip_code = False
+            kept.append(line)
+
+    def said(match: re.Match[str]) -> str:
+        rest = match.group(2).strip()
+        return f"timed out after {float(match.group(1)):g} s" + (f": {rest}" if rest else "")
+
+    return _TIMEOUT_LINE.sub(said, "\n".join(kept))
+
+
+class FirstLook:
+    """Sees each report before JUnit (and the reporter) do."""
+
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
+        #: a failed report the verdict does not excuse (anything but a lenient SHOULD/MAY)
+        self.hard_failure = False
+        #: the failure kind of each failed call, for its teardown report (JUnit reads that)
+        self._kinds: dict[str, str] = {}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Before JUnit reads it, a teardown report gets its call's ``failure_kind``:
+        JUnit writes a test's properties from the teardown report only."""
+        props = dict(report.user_properties)
+        kind = str(props.get("failure_kind", ""))
+        if kind and report.when != "teardown":
+            self._kinds[report.nodeid] = kind
+        elif report.when == "teardown" and not kind and report.nodeid in self._kinds:
+            report.user_properties.append(("failure_kind", self._kinds.pop(report.nodeid)))
+        if report.failed and (self.strict or props.get("level") not in ("SHOULD", "MAY")):
+            self.hard_failure = True
+
+
 class ConformanceReporter:
-    """Folds reports into results; prints the table; sets the exit status; writes JSON."""
+    """Folds reports into results; prints the verdict; sets the exit status; writes JSON."""
 
     def __init__(
         self,
@@ -55,16 +132,31 @@ class ConformanceReporter:
     ) -> None:
         self.config = config
         self.options = options
+        self.catalog = catalog
         #: what Sphinx warned about the spec's documents: the run cannot be trusted whole
         self.spec_warnings = spec_warnings.strip()
         self.results = RunResults(catalog)
         report = config.getoption("report")
         self.report_path = Path(report) if report else None
-        self.selected: set[str] | None = None
+        self.first = FirstLook(options.strict)
+        config.pluginmanager.register(self.first, "forkwait-first-look")
+        self.verdict: Verdict | None = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         reword_worker_lines(self.config)
+        self._paths_from_spec()
+
+    def _paths_from_spec(self) -> None:
+        """``forkwait-conformance`` runs with the spec folder as rootdir: name items from
+        there (``fork.rst::FORK-CALLS-1[1]``), not from where the command was started
+        (an installed suite's items would read ``../../lib/python3.x/site-packages/...``)."""
+        config = self.config
+        if config.inipath is None or config.inipath.resolve() != _CLI_INI.resolve():
+            return
+        config.invocation_params = dataclasses.replace(
+            config.invocation_params, dir=config.rootpath
+        )
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -93,12 +185,6 @@ class ConformanceReporter:
         closing.node = report.node  # type: ignore[attr-defined]  # xdist keys tests by worker
         self.config.hook.pytest_runtest_logreport(report=closing)
 
-    def _uncollected(self) -> list[str]:
-        """Requirements without a single collected example, when nothing was deselected."""
-        if self._narrowed():
-            return []
-        return self.results.with_outcome("not-run")
-
     def _narrowed(self) -> bool:
         option = self.config.option
         return bool(
@@ -109,61 +195,99 @@ class ConformanceReporter:
             or any("::" in str(arg) for arg in self.config.args)
         )
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        results = self.results
-        adapter = self.options.adapter
-        write = terminalreporter.write_line
-        terminalreporter.section(f"forkwait conformance: {adapter.name} {adapter.version}")
-        for line in render_table(results.by_profile(), PROFILES):
-            write(line)
-        for level in ("MUST", "SHOULD", "MAY"):
-            failed = results.with_outcome("failed", level)
-            if failed:
-                blocking = level == "MUST" or self.options.strict
-                note = "" if blocking else " (reported; fails the run only with --strict)"
-                write(f"failed {level} requirements{note}: {', '.join(failed)}", red=blocking)
-        unexpected = results.with_outcome("xpassed")
-        if unexpected:
-            write(
-                "expected to fail but passed (remove them from the expected failures): "
-                + ", ".join(unexpected),
-                red=True,
-            )
-        uncollected = self._uncollected()
-        if uncollected:
-            write(
-                "requirements with no example collected (check their examples' directives): "
-                + ", ".join(uncollected),
-                red=True,
-            )
-        outside = [r for r in results.outside() if r.outcome == "failed"]
-        if outside:
-            write(f"failed examples outside any requirement: {len(outside)}", red=True)
-        if self.spec_warnings:
-            write("Sphinx warned about the spec's documents (fix them; the run fails):", red=True)
-            for line in self.spec_warnings.splitlines():
-                write(f"  {line}", red=True)
+    def _report(self, interrupted: bool) -> RunReport:
+        return build_report(
+            self.options.adapter,
+            self.results,
+            interrupted=interrupted,
+            strict=self.options.strict,
+            spec_warnings=self.spec_warnings,
+            partial=self._narrowed(),
+        )
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        results = self.results
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        report = self._report(interrupted)
+        self.verdict = verdict = report.verdict()
         if not interrupted:
-            must_fail = bool(
-                results.blocking_failures(self.options.strict)
-                or results.with_outcome("xpassed")
-                or self._uncollected()
-                or any(r.outcome == "failed" for r in results.outside())
-                or self.spec_warnings
-            )
-            if must_fail:
+            if not verdict.passed:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            elif exitstatus == pytest.ExitCode.TESTS_FAILED and not self.first.hard_failure:
+                session.exitstatus = pytest.ExitCode.OK  # only SHOULDs or MAYs failed
         if self.report_path is not None:
-            report = build_report(
-                self.options.adapter,
-                results,
-                interrupted=interrupted,
-                strict=self.options.strict,
-                spec_warnings=self.spec_warnings,
-            )
             write_report(report, self.report_path)
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        verdict = self.verdict or self._report(interrupted=False).verdict()
+        adapter = self.options.adapter
+        write = terminalreporter.write_line
+        terminalreporter.section(f"forkwait conformance: {adapter.name} {adapter.version}")
+        table = self.results.by_profile(ran_only=verdict.partial)
+        for line in render_table(table, PROFILES):
+            write(line)
+        write("")
+        for line in verdict.lines():
+            failed = line.startswith(("MUST:", "examples:")) and " failed" in line
+            write(line, red=failed or (line.startswith("verdict:") and not verdict.passed))
+        for reason in verdict.failing:
+            write(f"the run fails: {reason}", red=True)
+        if self.spec_warnings:
+            write("Sphinx warned about the spec's documents:", red=True)
+            for line in self.spec_warnings.splitlines():
+                write(f"  {line}", red=True)
+        for line in self._notes(verdict):
+            write(line)
+
+    def _notes(self, verdict: Verdict) -> list[str]:
+        """Where to look next: the report, the failed rules' pages, what was left out."""
+        notes = []
+        if self.report_path is not None:
+            notes.append(f"every result: {self.report_path}")
+        else:
+            notes.append("every result as JSON: add --report out.json")
+        failed = [
+            req_id
+            for level in ("MUST", "SHOULD", "MAY")
+            for req_id in self.results.with_outcome("failed", level)
+        ]
+        docs_url = self.options.docs_url
+        for req_id in failed[:_LINKS]:
+            requirement = self.catalog[req_id]
+            url = rule_url(docs_url, requirement.docname, req_id)
+            notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
+        if len(failed) > _LINKS:
+            notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")
+        if failed and docs_url.startswith("file:") and not is_built():
+            notes.append("the rules' pages are not built yet: forkwait-conformance spec")
+        notes += self._left_out(verdict)
+        return notes
+
+    def _left_out(self, verdict: Verdict) -> list[str]:
+        """Why a run has fewer examples than another: unclaimed profiles, no explorer."""
+        adapter = self.options.adapter
+        notes = []
+        unclaimed = [p for p in PROFILES if p not in adapter.profiles]
+        if unclaimed and not verdict.partial:
+            notes.append(
+                f"not judged: profiles {', '.join(unclaimed)} (not claimed by "
+                f"{adapter.name}; their examples are skipped)"
+            )
+        explored = [
+            r.id for r in self.catalog.values() if r.explore and r.profile in adapter.profiles
+        ]
+        if explored and not self.options.schedules and not verdict.partial:
+            if adapter.explorer is not None:
+                why = "--schedules 0"
+            else:
+                runs = sum(len(self.results.of(req_id)) for req_id in explored)
+                count = self.config.getoption("schedules")
+                why = (
+                    f"{adapter.name} gives no explorer (adapter.explorer; with one, "
+                    f"--schedules {count} would add {runs * count} runs)"
+                )
+            notes.append(
+                f"the examples of {len(explored)} :explore: requirements ran once each, not "
+                f"also under controlled schedules: {why}"
+            )
+        return notes

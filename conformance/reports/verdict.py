@@ -1,0 +1,255 @@
+"""The verdict of a run: per claimed profile, per level, whether the run fails, and why.
+
+One module decides it so that the terminal, the JSON report and the exit
+status cannot disagree: each reads the same :class:`Verdict`. It is computed
+from a :class:`~conformance.reports.json_report.RunReport`'s records (the
+requirements, each with its examples), so a report read back gives the same
+verdict as the run that wrote it.
+
+Words: a requirement (or example) *passed*, *failed*, *xfailed* (failed as
+declared), *xpassed* (declared to fail, but passed), was *skipped* or is
+*not-run*, as in pytest's last line. Only the claimed profiles are judged;
+a run narrowed by ``-k``/``-m``/node IDs judges only what ran.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from conformance.catalog.vocabulary import LEVELS, PROFILES
+from conformance.reports.results import OUTCOMES
+
+
+class _Example(Protocol):
+    @property
+    def outcome(self) -> str: ...
+
+
+class _Requirement(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def results(self) -> Sequence[_Example]: ...
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many requirements (or examples) ended with each outcome."""
+
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def __getitem__(self, outcome: str) -> int:
+        return self.counts.get(outcome, 0)
+
+    def fraction(self) -> str:
+        """``46/46 passed``, then every other outcome that occurred: ``, 2 failed``."""
+        rest = "".join(f", {self[o]} {o}" for o in OUTCOMES[1:] if self[o])
+        return f"{self['passed']}/{self.total} passed{rest}"
+
+    def to_json(self) -> dict[str, int]:
+        return {"total": self.total, **{outcome: self[outcome] for outcome in OUTCOMES}}
+
+
+@dataclass(frozen=True)
+class ProfileVerdict:
+    """One claimed profile: its requirements per level, and whether its MUSTs hold."""
+
+    profile: str
+    levels: Mapping[str, Tally]
+    #: only a selection of its examples ran
+    partial: bool = False
+
+    @property
+    def status(self) -> str:
+        must = self.levels["MUST"]
+        if must["failed"] or must["xpassed"] or must["xfailed"]:
+            return "does not conform"
+        if must["skipped"] or must["not-run"] or self.partial:
+            return "not fully checked"
+        return "conforms"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the run says about the implementation, and whether the run fails."""
+
+    implementation: str
+    claimed: tuple[str, ...]
+    #: a selection ran (-k, -m, node IDs): only what ran is judged
+    partial: bool
+    strict: bool
+    profiles: tuple[ProfileVerdict, ...]
+    levels: Mapping[str, Tally]
+    examples: Tally
+    #: why the run fails (empty: it passes), one sentence each
+    failing: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failing
+
+    def headline(self) -> str:
+        """``reference conforms: core 46/46 MUST, ...`` - one line for the whole run."""
+        statuses = {p.status for p in self.profiles}
+        if not self.profiles:
+            word = "was not checked (nothing of a claimed profile ran)"
+        elif statuses == {"conforms"}:
+            word = "conforms"
+        elif "does not conform" in statuses:
+            declared = self.levels["MUST"]["xfailed"]
+            undeclared = self.levels["MUST"]["failed"] + self.levels["MUST"]["xpassed"]
+            word = "does not conform" + (
+                f" (as declared: {declared} MUST expected to fail)"
+                if declared and not undeclared
+                else ""
+            )
+        elif self.partial and self.levels["MUST"]["passed"] == self.levels["MUST"].total:
+            word = "passes every MUST that ran (a selection: not a verdict on the profiles)"
+        else:
+            word = "is not fully checked"
+        musts = ", ".join(
+            f"{p.profile} {p.levels['MUST']['passed']}/{p.levels['MUST'].total} MUST"
+            for p in self.profiles
+        )
+        return f"{self.implementation} {word}" + (f": {musts}" if musts else "")
+
+    def level_lines(self) -> list[str]:
+        """``MUST: 79/79 passed``: one line per level, the same in every run (for scripts)."""
+        lines = []
+        for level in LEVELS:
+            line = f"{level}: {self.levels[level].fraction()}"
+            if level != "MUST" and self.levels[level]["failed"] and not self.strict:
+                line += " (a failed SHOULD or MAY fails the run only with --strict)"
+            lines.append(line)
+        return lines
+
+    def lines(self) -> list[str]:
+        """The verdict as the terminal prints it."""
+        width = max((len(p.profile) for p in self.profiles), default=0)
+        lines = [f"verdict: {self.headline()}"]
+        for p in self.profiles:
+            per_level = "; ".join(
+                f"{level} {p.levels[level].fraction()}" for level in LEVELS if p.levels[level].total
+            )
+            lines.append(f"  {p.profile:<{width}}  {p.status:<18} {per_level}")
+        lines += self.level_lines()
+        lines.append(f"examples: {self.examples.fraction()}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "headline": self.headline(),
+            "partial": self.partial,
+            "failing": list(self.failing),
+            "levels": {level: self.levels[level].to_json() for level in LEVELS},
+            "lines": self.level_lines(),
+            "profiles": {
+                p.profile: {
+                    "status": p.status,
+                    **{level: p.levels[level].to_json() for level in LEVELS},
+                }
+                for p in self.profiles
+            },
+            "examples": self.examples.to_json(),
+        }
+
+
+def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
+    implementation: str,
+    claimed: Iterable[str],
+    requirements: Iterable[_Requirement],
+    *,
+    partial: bool,
+    strict: bool,
+    interrupted: bool = False,
+    outside: Iterable[_Example] = (),
+    spec_warnings: str = "",
+) -> Verdict:
+    """The verdict on ``requirements`` (every requirement of the spec, with its outcome)."""
+    claimed = tuple(p for p in PROFILES if p in set(claimed))
+    records = list(requirements)
+    judged = [
+        r for r in records if r.profile in claimed and not (partial and r.outcome == "not-run")
+    ]
+    per_profile: dict[str, dict[str, Counter[str]]] = {}
+    per_level: dict[str, Counter[str]] = {level: Counter() for level in LEVELS}
+    for record in judged:
+        levels = per_profile.setdefault(record.profile, {lv: Counter() for lv in LEVELS})
+        levels[record.level][record.outcome] += 1
+        per_level[record.level][record.outcome] += 1
+    examples: Counter[str] = Counter(
+        e.outcome for r in records for e in r.results if e.outcome != "not-run"
+    )
+    examples.update(e.outcome for e in outside if e.outcome != "not-run")
+    profiles = tuple(
+        ProfileVerdict(p, {lv: Tally(dict(c)) for lv, c in per_profile[p].items()}, partial)
+        for p in claimed
+        if p in per_profile
+    )
+    return Verdict(
+        implementation=implementation,
+        claimed=claimed,
+        partial=partial,
+        strict=strict,
+        profiles=profiles,
+        levels={level: Tally(dict(per_level[level])) for level in LEVELS},
+        examples=Tally(dict(examples)),
+        failing=tuple(
+            _failing(records, partial=partial, strict=strict, interrupted=interrupted)
+            + _failing_outside(outside, spec_warnings)
+        ),
+    )
+
+
+def _ids(records: Iterable[_Requirement]) -> str:
+    return ", ".join(r.id for r in records)
+
+
+def _failing(
+    records: list[_Requirement], *, partial: bool, strict: bool, interrupted: bool
+) -> list[str]:
+    reasons = []
+    must = [r for r in records if r.outcome == "failed" and r.level == "MUST"]
+    if must:
+        reasons.append(f"failed MUST requirements: {_ids(must)}")
+    weaker = [r for r in records if r.outcome == "failed" and r.level != "MUST"]
+    if weaker and strict:
+        reasons.append(f"failed SHOULD or MAY requirements (--strict): {_ids(weaker)}")
+    xpassed = [r for r in records if r.outcome == "xpassed"]
+    if xpassed:
+        reasons.append(
+            "expected to fail but passed (remove them from the expected failures): " + _ids(xpassed)
+        )
+    not_run = [r for r in records if r.outcome == "not-run"]
+    if not_run and not partial and not interrupted:
+        reasons.append(
+            "requirements with no example collected (check their examples' directives): "
+            + _ids(not_run)
+        )
+    if interrupted:
+        reasons.append("the run was interrupted")
+    return reasons
+
+
+def _failing_outside(outside: Iterable[_Example], spec_warnings: str) -> list[str]:
+    reasons = []
+    failed = sum(1 for e in outside if e.outcome == "failed")
+    if failed:
+        reasons.append(f"failed examples outside any requirement: {failed}")
+    if spec_warnings.strip():
+        reasons.append("Sphinx warned about the spec's documents (fix them)")
+    return reasons
