@@ -36,8 +36,8 @@ from conformance.run.reporter import ConformanceReporter
 from conformance.run.spec_items import SpecItem, make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
+from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
-from conformance.sphinx_doctest.specs import TestSpec
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
 _SETUP = pytest.StashKey[RunSetup]()
@@ -110,9 +110,9 @@ def pytest_sphinx_doctest_project(path: Path, config: pytest.Config) -> SphinxSo
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sphinx_doctest_items(
-    parent: DocumentFile, specs: list[TestSpec]
+    parent: DocumentFile, examples: list[SphinxExample]
 ) -> list[pytest.Item] | None:
     location = parent.config.stash.get(_SPEC, None)
-    if location is None or parent.project.srcdir != location.root:
+    if location is None or parent.document.project.srcdir != location.root:
         return None  # another Sphinx project: plain doctests
-    return make_items(parent, specs, parent.config.stash[_SETUP].options)
+    return make_items(parent, examples, parent.config.stash[_SETUP].options)

@@ -21,7 +21,7 @@ from conformance.reports.json_report import build_report, write_report
 from conformance.reports.results import RunResults, render_table
 from conformance.run.spec_items import RunOptions
 from conformance.run.worker_lines import reword_worker_lines
-from conformance.sphinx_doctest.items import CleanupFailed, DoctestFailed, GroupSetupFailed
+from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 
 _TIMEOUT_PREFIX = "Timeout (>"
 
