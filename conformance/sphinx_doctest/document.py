@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sybil import Document, Example, Region
+from sybil.text import LineNumberOffsets
 
 from conformance.sphinx_doctest.document_run import DocumentRun
 from conformance.sphinx_doctest.evaluators import run_test
@@ -106,6 +107,8 @@ class SphinxDocument(Document):
         self.specs = test_specs(groups)
         self.run = DocumentRun(groups, project.builder, self.replayable)
         self._regions: dict[int, Region] = {}
+        self._path = Path(path).resolve()
+        self._lines = LineNumberOffsets(text)
         self._examples: list[SphinxExample] = []
 
     @classmethod
@@ -125,24 +128,17 @@ class SphinxDocument(Document):
         for spec in self.specs:
             key = id(spec.code) if spec.code is not None else id(spec)
             if key not in self._regions:
-                region = self._regions[key] = Region(
-                    self._offset(spec.code), self._offset(spec.code), spec.code, run_test
-                )
+                start = self._offset(spec.code)
+                region = self._regions[key] = Region(start, start, spec.code, run_test)
                 yield region
 
     def _offset(self, block: Block | None) -> int:
         location = block.location if block is not None else None
         if location is None or location.line is None or location.path is None:
             return 0
-        if location.path.resolve() != Path(self.path).resolve():
+        if location.path != self._path and location.path.resolve() != self._path:
             return 0
-        offset = 0
-        for _ in range(location.line - 1):
-            found = self.text.find("\n", offset)
-            if found < 0:
-                return 0
-            offset = found + 1
-        return offset
+        return self._lines.offsets.get(location.line - 1, 0)
 
     def examples(self) -> Iterator[Example]:
         """One example per test, in the order Sphinx runs them (not in text order)."""

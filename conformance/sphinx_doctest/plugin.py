@@ -64,6 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     install_interrupt_handler()
     config.stash[_FAULTED] = set()
     config.stash[_RETIRING] = False
+    if hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Worker(), "sphinx-doctest-worker")
 
 
 @pytest.hookimpl(trylast=True)
@@ -116,28 +118,32 @@ def sphinx_example(item: pytest.Item | None) -> SphinxExample | None:
     return example if isinstance(example, SphinxExample) else None
 
 
-def pytest_itemcollected(item: pytest.Item) -> None:
-    example = sphinx_example(item)
-    if example is None:
-        return
-    example.nodeid = item.nodeid
-    # reports are headed by the test's name (``testcode:line12``), not by sybil's
-    # "file line=N column=M"; pytest caches ``location`` per item (a cached_property)
-    path, _, _ = item.location
-    line = example.spec.line
-    item.__dict__["location"] = (path, None if line is None else line - 1, item.name)
-    code = example.spec.code
-    item.user_properties[:0] = [
-        ("sphinx_file", code.filename if code else ""),
-        ("sphinx_line", "" if code is None or code.lineno is None else str(code.lineno)),
-        ("sphinx_group", example.spec.group),
-        ("sphinx_kind", example.spec.kind),
-    ]
+def describe_items(items: list[pytest.Item]) -> None:
+    """What every Sphinx example's item tells JUnit, and how reports head it."""
+    for item in items:
+        example = sphinx_example(item)
+        if example is None:
+            continue
+        example.nodeid = item.nodeid
+        # reports are headed by the test's name (``testcode:line12``), not by sybil's
+        # "file line=N column=M"; pytest caches ``location`` per item (a cached_property)
+        path, _, _ = item.location
+        line = example.spec.line
+        item.__dict__["location"] = (path, None if line is None else line - 1, item.name)
+        code = example.spec.code
+        item.user_properties[:0] = [
+            ("sphinx_file", code.filename if code else ""),
+            ("sphinx_line", "" if code is None or code.lineno is None else str(code.lineno)),
+            ("sphinx_group", example.spec.group),
+            ("sphinx_kind", example.spec.kind),
+        ]
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run each project's documents in Sphinx's (sorted docname) order: pytest's walk of
     a folder yields ``a/b.rst`` before ``a.rst``. Other items keep their places."""
+    describe_items(items)
     places = [index for index, item in enumerate(items) if sphinx_example(item)]
 
     def order(index: int) -> tuple[str, str]:
@@ -177,12 +183,14 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     return result
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
-    """Retire if asked to, before the next item."""
-    if item.config.stash.get(_RETIRING, False) and hasattr(item.config, "workerinput"):
-        os._exit(0)  # the controller re-queues this item and the rest (scheduling.py)
-    return (yield)
+class _Worker:
+    """Hooks of an xdist worker only (kept off every item's path elsewhere)."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        """Retire if asked to, before the next item."""
+        if item.config.stash.get(_RETIRING, False):
+            os._exit(0)  # the controller re-queues this item and the rest (scheduling.py)
 
 
 @pytest.hookimpl(wrapper=True)
