@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sybil import Sybil
+from sybil import Document, Sybil
 from sybil.sybil import SybilCollection
 
 from conformance.sphinx_doctest.document import SphinxExample, document_type, sphinx_regions
@@ -48,11 +48,12 @@ class SphinxSybil(Sybil):
             raise TypeError(
                 f"sphinx_sybil() decides {', '.join(clashing)} itself (Sphinx reads the project)"
             )
-        kind = document_type(self)
+        #: every document is a SphinxDocument, whatever its suffix (Sphinx's source_suffix)
+        self.document_type = document_type(self)
         super().__init__(
             parsers=[sphinx_regions],
             path=str(srcdir.resolve()),
-            document_types={None: kind, ".py": kind},
+            document_types={None: self.document_type, ".py": self.document_type},
             **options,
         )
         self.source = source
@@ -97,8 +98,8 @@ class SphinxSybil(Sybil):
             return False
         return self.docname_of(path) is not None
 
-    def parse(self, path: Path) -> Any:
-        return document_type_of(self).parse(str(path), *self.parsers, encoding=self.encoding)
+    def parse(self, path: Path) -> Document:
+        return self.document_type.parse(str(path), *self.parsers, encoding=self.encoding)
 
     def identify(self, example: Any) -> str:
         """Item names Sphinx's tests are known by (``testcode:line12[group]``), not sybil's
@@ -120,10 +121,6 @@ class SphinxSybil(Sybil):
 
     def __radd__(self, other: Sybil) -> SybilCollection:
         return SphinxSybilCollection((other, self))
-
-
-def document_type_of(sybil: SphinxSybil) -> Any:
-    return sybil.document_types[None]
 
 
 class SphinxSybilCollection(SybilCollection):

@@ -129,6 +129,20 @@ def test_conftest_route_reports_setup_failures_as_errors(tmp_path: Path) -> None
     assert "raised ZeroDivisionError" in done.stdout
 
 
+def test_conftest_route_rebuilds_a_namespace_for_one_selected_test(tmp_path: Path) -> None:
+    project = make_project(tmp_path, conftest=True)
+    later = (
+        "\n.. testcode:: g\n\n   total = base + offset\n"  # line 21
+        "\n.. testcode:: g\n\n   print(total + 1)\n\n.. testoutput:: g\n\n   43\n"  # line 25
+    )
+    (project / "docs" / "index.rst").write_text(INDEX + later, encoding="utf-8")
+    done, items = run_pytest(project, "docs", "-k", "line25")
+    assert list(items) == ["docs/index.rst::testcode:line25[g]"]
+    # the group's setup ran, then its earlier tests (which define ``total``) silently
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed, 3 deselected" in done.stdout
+
+
 def test_sphinx_sybil_says_what_is_wrong(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no folder"):
         sphinx_sybil(tmp_path / "missing")
