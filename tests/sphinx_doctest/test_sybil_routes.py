@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from sybil import Sybil
 
 from conformance.sphinx_doctest import sphinx_sybil
+from conformance.sphinx_doctest.entry import SphinxSybilCollection
 
 REPO = Path(__file__).resolve().parents[2]
 CLASSES = "tests.sphinx_doctest.item_classes"
@@ -151,6 +153,16 @@ def test_sphinx_sybil_says_what_is_wrong(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
     with pytest.raises(TypeError, match="decides parsers itself"):
         sphinx_sybil(tmp_path, parsers=[])
+
+
+def test_either_order_of_addition_gives_the_attaching_collection(tmp_path: Path) -> None:
+    """``a + b`` and ``b + a`` both give the collection whose .pytest() attaches ours
+    (the composition test above runs one end to end)."""
+    (tmp_path / "conf.py").write_text(CONF, encoding="utf-8")
+    ours, theirs = sphinx_sybil(tmp_path), Sybil(parsers=[], patterns=["*.md"])
+    for collection in (ours + theirs, theirs + ours):
+        assert isinstance(collection, SphinxSybilCollection)
+        assert list(collection) in ([ours, theirs], [theirs, ours])
 
 
 def test_sphinx_sybil_resolves_paths_from_the_calling_file() -> None:
