@@ -9,15 +9,20 @@ status 0); one that does not is reported and left out of the table.
 ``--spec`` runs the forkwait spec itself (docs/ with conf/conf.py) instead.
 
 Besides ``sphinx-build -E`` (the baseline) and ``sphinx-build`` reusing its
-environment, the plugin fresh and with its Sphinx environment cached, and the
-conformance CLI with its isolation worker, it times pytest alone collecting and
-running one bare custom item (``runtest`` does nothing) per test of the project:
-pytest's own per-item cost, a floor no one-item-per-test plugin can go below.
-On the generated project of 2,020 tiny tests that floor alone is about 1.1x
-``sphinx-build -E``, and reading the documents (the difference between the two
-sphinx-build rows, which the plugin pays too, as it reads with Sphinx) about
-0.4x more; on the spec, whose documents take longer to read than to run, the
-floor is negligible.
+environment, the engine fresh and with its Sphinx environment cached (through
+``-p conformance.sphinx_doctest``, and through sybil: a conftest calling
+``sphinx_sybil``), and the conformance CLI with its isolation worker, it times
+pytest alone collecting and running one bare custom item (``runtest`` does
+nothing) per test of the project: pytest's own per-item cost, a floor no
+one-item-per-test runner can go below.
+
+What a user pays: the whole field runs twice, with bytecode cached and with
+``PYTHONDONTWRITEBYTECODE=1`` (which this machine sets; pytest then rewrites
+the assertions of every plugin module on every run). Other plugins' costs are
+kept out: the pytest rows run with ``-p no:hypothesispytest`` (hypothesis's
+plugin, installed by the ``test`` extra, imports hypothesis at the end of
+every session). Wall times suffer from neighbours on a shared machine, so the
+CPU time of each process (user + system, from ``getrusage``) is shown too.
 
 Run: ``python benchmarks/doctest_vs_sphinx.py [--spec] [--documents N] [--pairs N] [--repeats N]``
 (from the repository root or from ``benchmarks/``). To add a contender, append a
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -99,6 +105,7 @@ class Contender:
     name: str
     command: Callable[[Project, Path], list[str]]  # (project, fresh output dir) -> argv
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     failure: str | None = None
 
 
@@ -118,17 +125,45 @@ def sphinx_build(project: Project, out: Path) -> list[str]:
     ]
 
 
+#: other plugins' costs are not the engine's (see above)
+NO_OTHERS = ["-p", "no:hypothesispytest", "-p", "no:cacheprovider"]
+
+
 def pytest_plugin(project: Project, out: Path) -> list[str]:
-    del out  # pytest writes nothing
-    plugins = ["-p", "conformance.sphinx_doctest", "-p", "no:cacheprovider"]
-    conf = ["--sphinx-confdir", str(project.confdir)]
-    return [sys.executable, "-m", "pytest", *plugins, *conf, str(project.source), "-q"]
+    """A fresh run: the Sphinx environment is cached in a new folder each time."""
+    cache = out / "sphinx-cache"
+    conf = ["--sphinx-confdir", str(project.confdir), "--sphinx-cache-dir", str(cache)]
+    plugin = ["-p", "conformance.sphinx_doctest"]
+    return [sys.executable, "-m", "pytest", *plugin, *NO_OTHERS, *conf, str(project.source), "-q"]
 
 
 def pytest_plugin_cached(project: Project, out: Path) -> list[str]:
     """The plugin reusing the Sphinx environment of its previous run (a second run)."""
-    cache = out.parent / "sphinx-cache"
-    return [*pytest_plugin(project, out), "--sphinx-cache-dir", str(cache)]
+    command = pytest_plugin(project, out)
+    command[command.index("--sphinx-cache-dir") + 1] = str(out.parent / "sphinx-cache")
+    return command
+
+
+SYBIL_CONFTEST = """\
+from conformance.sphinx_doctest import sphinx_sybil
+
+pytest_collect_file = sphinx_sybil({source!r}, confdir={confdir!r}).pytest()
+"""
+
+
+def pytest_sybil(project: Project, out: Path) -> list[str]:
+    """A third party's way: its conftest (beside the source folder) calls ``sphinx_sybil``.
+
+    Only for a generated project, whose folder holds nothing else pytest would read.
+    """
+    folder = project.source.parent
+    text = SYBIL_CONFTEST.format(source=str(project.source), confdir=str(project.confdir))
+    (folder / "conftest.py").write_text(text, encoding="utf-8")
+    cache = ["-o", f"cache_dir={out / 'pytest-cache'}"]  # a fresh Sphinx environment
+    return [
+        sys.executable, "-m", "pytest", "-p", "no:hypothesispytest", *cache,
+        "--rootdir", str(folder), str(project.source), "-q",
+    ]  # fmt: skip
 
 
 def conformance_cli(project: Project, out: Path) -> list[str]:
@@ -172,7 +207,7 @@ def pytest_floor(project: Project, out: Path) -> list[str]:
             text = document.read_text(encoding="utf-8")
             tests = text.count(".. testcode::") + text.count(".. doctest::")
             (floor / f"{document.stem}.floor").write_text(str(tests), encoding="utf-8")
-    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(floor), "-q"]
+    return [sys.executable, "-m", "pytest", *NO_OTHERS, str(floor), "-q"]
 
 
 def sphinx_build_cached(project: Project, out: Path) -> list[str]:
@@ -182,25 +217,40 @@ def sphinx_build_cached(project: Project, out: Path) -> list[str]:
     return command
 
 
-def contenders() -> list[Contender]:
-    """The first is the baseline of the ratios."""
-    return [
+def contenders(spec: bool = False) -> list[Contender]:
+    """The first is the baseline of the ratios (the spec has no third-party conftest)."""
+    field_ = [
         Contender("sphinx-build -b doctest -E", sphinx_build),
         Contender("  same, environment cached (no -E)", sphinx_build_cached),
         Contender("pytest -p conformance.sphinx_doctest", pytest_plugin),
         Contender("  same, Sphinx environment cached", pytest_plugin_cached),
+        Contender("pytest, conftest with sphinx_sybil", pytest_sybil),
         Contender("forkwait-conformance (isolation worker)", conformance_cli),
         Contender("pytest alone: a bare item per test", pytest_floor),
     ]
+    return [c for c in field_ if not (spec and c.command is pytest_sybil)]
 
 
-#: as on a developer's machine: bytecode is cached (pytest caches its rewritten plugins)
-ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+#: the two settings a user may run with: bytecode cached, and this machine's
+SETTINGS = {
+    "bytecode cached": {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONDONTWRITEBYTECODE=1": {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+}
+#: the speed targets (issue 18): contender -> (baseline, at most this ratio)
+TARGETS = {
+    "pytest -p conformance.sphinx_doctest": 1.5,
+    "  same, Sphinx environment cached": 1.1,
+    "forkwait-conformance (isolation worker)": 2.0,
+}
 
 
-def run_once(contender: Contender, project: Project, scratch: Path) -> float | None:
+def run_once(
+    contender: Contender, project: Project, scratch: Path, env: dict[str, str]
+) -> tuple[float, float] | None:
+    """(wall seconds, CPU seconds of the process and its children), or None if it failed."""
     out = scratch / "out"
     shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         contender.command(project, out),
@@ -208,14 +258,49 @@ def run_once(contender: Contender, project: Project, scratch: Path) -> float | N
         capture_output=True,
         text=True,
         check=False,
-        env=ENV,
+        env=env,
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
         contender.failure = f"exit status {done.returncode}\n{tail}"
         return None
-    return elapsed
+    return elapsed, cpu
+
+
+def measure(
+    field_: list[Contender], project: Project, scratch: Path, repeats: int, env: dict[str, str]
+) -> None:
+    for contender in field_:  # warm-up: imports, .pyc files, the cached environments
+        run_once(contender, project, scratch, env)
+    for _ in range(repeats):  # interleaved, so a noisy neighbour hits all alike
+        for contender in field_:
+            if contender.failure is None:
+                timed = run_once(contender, project, scratch, env)
+                if timed is not None:
+                    contender.times.append(timed[0])
+                    contender.cpu.append(timed[1])
+
+
+def table(field_: list[Contender]) -> list[str]:
+    """Wall (min, median) and CPU (min) seconds, each with its ratio to the baseline."""
+    base = field_[0]
+    lines = [f"{'contender':42} {'wall min':>8} {'median':>7} {'cpu min':>8}   x wall   x cpu"]
+    for contender in field_:
+        if contender.failure is not None or not contender.times:
+            lines.append(f"{contender.name:42} failed: {contender.failure}")
+            continue
+        low, mid, cpu = min(contender.times), statistics.median(contender.times), min(contender.cpu)
+        ratios = f"{low / min(base.times):8.2f} {cpu / min(base.cpu):7.2f}" if base.times else ""
+        lines.append(f"{contender.name:42} {low:8.2f} {mid:7.2f} {cpu:8.2f} {ratios}")
+        target = TARGETS.get(contender.name)
+        if target is not None and base.times:
+            got = min(low / min(base.times), cpu / min(base.cpu))
+            verdict = "met" if got <= target else "NOT met"
+            lines.append(f"{'':42} target <= {target}x of the baseline: {verdict}")
+    return lines
 
 
 def main() -> None:
@@ -228,44 +313,26 @@ def main() -> None:
         action="store_true",
         help="run the forkwait spec itself instead of a generated project",
     )
+    parser.add_argument("--setting", choices=sorted(SETTINGS), help="only this setting")
     args = parser.parse_args()
-    field_ = contenders()
-    with tempfile.TemporaryDirectory(prefix="doctest-bench-") as tmp:
-        scratch = Path(tmp)
-        if args.spec:
-            project = Project(REPO / "docs", REPO / "conf")
-            print("the forkwait spec (docs/, conf/conf.py), against the reference")
-        else:
-            source = make_project(scratch, args.documents, args.pairs)
-            project = Project(source, source)
-            tests = args.documents * (args.pairs + 1)
-            print(
-                f"{args.documents} documents x {args.pairs} testcode/testoutput pairs "
-                f"({tests} tests)"
-            )
-        for contender in field_:  # warm-up: imports, .pyc files
-            run_once(contender, project, scratch)
-        for _ in range(args.repeats):  # interleaved, so a noisy neighbour hits all alike
-            for contender in field_:
-                if contender.failure is None:
-                    elapsed = run_once(contender, project, scratch)
-                    if elapsed is not None:
-                        contender.times.append(elapsed)
-    baseline = field_[0]
-    print(f"\n{'contender':40} {'min s':>8} {'median s':>9} {'min x':>7} {'median x':>9}")
-    for contender in field_:
-        if contender.failure is not None or not contender.times:
-            print(f"{contender.name:40} failed: {contender.failure}")
+    for name, env in SETTINGS.items():
+        if args.setting and name != args.setting:
             continue
-        low, mid = min(contender.times), statistics.median(contender.times)
-        if baseline.times:
-            ratios = (
-                f"{low / min(baseline.times):7.2f} {mid / statistics.median(baseline.times):9.2f}"
-            )
-        else:
-            ratios = f"{'-':>7} {'-':>9}"
-        print(f"{contender.name:40} {low:8.2f} {mid:9.2f} {ratios}")
-    print(f"\n(x: ratio to {baseline.name}; {args.repeats} timed runs each after one warm-up)")
+        field_ = contenders(args.spec)
+        with tempfile.TemporaryDirectory(prefix="doctest-bench-") as tmp:
+            scratch = Path(tmp)
+            if args.spec:
+                project = Project(REPO / "docs", REPO / "conf")
+                about = "the forkwait spec (docs/, conf/conf.py), against the reference"
+            else:
+                source = make_project(scratch / "project", args.documents, args.pairs)
+                project = Project(source, source)
+                tests = args.documents * (args.pairs + 1)
+                about = f"{args.documents} documents x {args.pairs} pairs ({tests} tests)"
+            measure(field_, project, scratch, args.repeats, env)
+        print(f"\n{about}; {name}; {args.repeats} timed runs each after one warm-up")
+        print("\n".join(table(field_)))
+    print("\n(x: ratio to the first row; a target is met if the wall or the CPU ratio meets it)")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from conformance.reports.json_report import ReportError, check_writable
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
-from conformance.sphinx_doctest.collectors import cache_root
+from conformance.sphinx_doctest.cache import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
 #: a word of a -k expression that looks like a requirement ID (FORK-CALLS-1, FORK-CALLS)

@@ -11,6 +11,7 @@ one decides the run (run_config.py), names items by requirement
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -32,11 +33,11 @@ from conformance.run.implementation import select
 from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
-from conformance.run.spec_items import make_items
+from conformance.run.spec_items import SpecItem, make_items
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
+from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
-from conformance.sphinx_doctest.specs import TestSpec
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
 _SETUP = pytest.StashKey[RunSetup]()
@@ -99,9 +100,31 @@ def pytest_sphinx_doctest_project(path: Path, config: pytest.Config) -> SphinxSo
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sphinx_doctest_items(
-    parent: DocumentFile, specs: list[TestSpec]
+    parent: DocumentFile, examples: list[SphinxExample]
 ) -> list[pytest.Item] | None:
     location = parent.config.stash.get(_SPEC, None)
-    if location is None or parent.project.srcdir != location.root:
+    if location is None or parent.document.project.srcdir != location.root:
         return None  # another Sphinx project: plain doctests
-    return make_items(parent, specs, parent.config.stash[_SETUP].options)
+    return make_items(parent, examples, parent.config.stash[_SETUP].options)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A spec example has one line number: its JUnit ``line`` (the generic layer's
+    ``sphinx_*`` properties repeat it, one off, and the group and file)."""
+    for item in session.items:
+        if isinstance(item, SpecItem):
+            item.user_properties = [
+                p for p in item.user_properties if not p[0].startswith("sphinx_")
+            ]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Outermost, so it sees the failure text the generic layer wrote: polish it."""
+    report = yield
+    if isinstance(item, SpecItem) and isinstance(report.longrepr, str):
+        error = call.excinfo.value if call.excinfo else None
+        report.longrepr = item.polish(report.longrepr, error)
+    return report

@@ -27,7 +27,7 @@ from conformance.reports.results import RunResults, render_table
 from conformance.reports.verdict import Verdict
 from conformance.run.spec_html import is_built, rule_url
 from conformance.run.worker_lines import reword_worker_lines
-from conformance.sphinx_doctest.items import CleanupFailed, DoctestFailed, GroupSetupFailed
+from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 
 if TYPE_CHECKING:  # spec_items.py imports this module (timeout_text)
     from conformance.run.spec_items import RunOptions

@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from _pytest._code.code import TerminalRepr
 from docutils import nodes
+from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
 from conformance.catalog.requirements import Requirement, is_example, walk_document
 from conformance.run.reporter import is_timeout, timeout_text
 from conformance.sphinx_doctest.collectors import DocumentFile
-from conformance.sphinx_doctest.items import DoctestFailed, DoctestItem
-from conformance.sphinx_doctest.runners import RunResult
-from conformance.sphinx_doctest.specs import TestSpec, default_name
+from conformance.sphinx_doctest.document import SphinxExample
+from conformance.sphinx_doctest.evaluators import DoctestFailed
+from conformance.sphinx_doctest.specs import TestSpec
 
 #: the name prefix of an example that follows no requirement
 OUTSIDE = "outside-requirements"
@@ -54,7 +54,8 @@ def examples_of(parent: DocumentFile) -> dict[int, ExampleOf]:
     """id(example node) -> ExampleOf, numbering each requirement's examples in order."""
     found: dict[int, ExampleOf] = {}
     counts: dict[str | None, int] = {}
-    for node, requirement in walk_document(parent.project, parent.docname):
+    document = parent.document
+    for node, requirement in walk_document(document.project, document.docname):
         if is_example(node):
             key = requirement.id if requirement else None
             counts[key] = counts.get(key, 0) + 1
@@ -63,36 +64,32 @@ def examples_of(parent: DocumentFile) -> dict[int, ExampleOf]:
 
 
 def make_items(
-    parent: DocumentFile, specs: list[TestSpec], options: RunOptions
+    parent: DocumentFile, examples: list[SphinxExample], options: RunOptions
 ) -> list[pytest.Item]:
-    examples = examples_of(parent)
+    numbered = examples_of(parent)
     items: list[pytest.Item] = []
-    for spec in specs:
-        node = spec.code.node if spec.code is not None else None
-        example = examples.get(id(node)) if node is not None else None
-        items += _items_for(parent, spec, example, options)
+    for example in examples:
+        code = example.spec.code
+        node = code.node if code is not None else None
+        of = numbered.get(id(node)) if node is not None else None
+        items += _items_for(parent, example, of, options)
     return items
 
 
 def _items_for(
-    parent: DocumentFile, spec: TestSpec, example: ExampleOf | None, options: RunOptions
+    parent: DocumentFile, example: SphinxExample, of: ExampleOf | None, options: RunOptions
 ) -> Iterator[pytest.Item]:
-    if example is None:  # a group with setup/cleanup only: not an example of anything
-        yield DoctestItem.from_parent(parent, name=default_name(spec), spec=spec)
+    sybil = parent.sybil
+    if of is None:  # a group with setup/cleanup only: not an example of anything
+        yield SybilItem.from_parent(parent, sybil=sybil, example=example)
         return
-    name = example_name(spec, example)
-    yield SpecItem.from_parent(parent, name=name, spec=spec, example=example, options=options)
-    requirement = example.requirement
+    example.name = example_name(example.spec, of)
+    yield SpecItem.from_parent(parent, sybil=sybil, example=example, of=of, options=options)
+    requirement = of.requirement
     if requirement is not None and requirement.explore:
         for schedule in options.schedules:
-            yield SpecItem.from_parent(
-                parent,
-                name=f"{name}[schedule {schedule}]",
-                spec=spec,
-                example=example,
-                options=options,
-                variant=schedule,
-            )
+            variant = example.variant_of(schedule, f"{example.name}[schedule {schedule}]")
+            yield SpecItem.from_parent(parent, sybil=sybil, example=variant, of=of, options=options)
 
 
 def example_name(spec: TestSpec, example: ExampleOf) -> str:
@@ -133,27 +130,38 @@ def requirement_from_nodeid(nodeid: str) -> str | None:
     return None if not requirement or requirement == OUTSIDE else requirement
 
 
-class SpecItem(DoctestItem):
-    """One example of one requirement (possibly under one controlled schedule)."""
+class SpecItem(SybilItem):
+    """One example of one requirement (possibly under one controlled schedule).
 
-    def __init__(self, *, example: ExampleOf, options: RunOptions, **kwargs: Any) -> None:
+    A subclass of sybil's item, not sybil's item itself, because the
+    conformance layer tells spec examples apart by class (isolation.py arms
+    deadlines for them only) and sets their markers as they are made.
+    """
+
+    def __init__(self, *, of: ExampleOf, options: RunOptions, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.example = example
+        sphinx = self.example
+        assert isinstance(sphinx, SphinxExample)
+        self.sphinx = sphinx
+        self.of = of
         self.options = options
-        requirement = example.requirement
+        requirement = of.requirement
         self.requirement = requirement
         self.user_properties += [
             ("requirement", requirement.id if requirement else ""),
             ("profile", requirement.profile if requirement else ""),
             ("level", requirement.level if requirement else ""),
-            ("example", str(example.number)),
-            ("group", self.spec.group),
-            ("line", str(first_code_line(self.spec) or "")),
-            ("schedule", self.variant or ""),
+            ("example", str(of.number)),
+            ("group", sphinx.spec.group),
+            ("line", str(first_code_line(sphinx.spec) or "")),
+            ("schedule", sphinx.variant or ""),
         ]
-        # the generic layer's sphinx_file/line/group/kind repeat the above (its line is
-        # Sphinx's, one off): a conformance test case has one line number, its failure's
-        self.user_properties = [p for p in self.user_properties if not p[0].startswith("sphinx_")]
+        sphinx.headline = self.headline
+        if sphinx.variant is not None:
+            explorer = options.adapter.explorer
+            assert explorer is not None
+            schedule = sphinx.variant
+            sphinx.context = lambda: explorer.use(schedule)
         for warning_filter in options.adapter.warning_filters:
             self.add_marker(pytest.mark.filterwarnings(warning_filter))
         if requirement is not None:
@@ -164,7 +172,7 @@ class SpecItem(DoctestItem):
         self.extra_keyword_matches.add(requirement.id)
         self.add_marker(f"profile_{requirement.profile}")
         self.add_marker(pytest.mark.requirement(requirement.id))
-        number = self.example.number
+        number = self.of.number
         skip = adapter.skip_entries.get(requirement.id)
         xfail = adapter.xfail_entries.get(requirement.id)
         if requirement.profile not in adapter.profiles:
@@ -188,28 +196,16 @@ class SpecItem(DoctestItem):
 
     def _skip(self, reason: str) -> None:
         self.add_marker(pytest.mark.skip(reason=reason))
-        self.replayable = False  # never run: not even to rebuild a namespace
+        self.sphinx.replayable = False  # never run: not even to rebuild a namespace
 
-    def execute(self) -> RunResult | None:
-        if self.variant is None:
-            return super().execute()
-        explorer = self.options.adapter.explorer
-        assert explorer is not None
-        with explorer.use(self.variant):
-            return super().execute()
-
-    def repr_failure(
-        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
-    ) -> str | TerminalRepr:
-        detail = super().repr_failure(excinfo, style)
-        if isinstance(detail, str):
-            if is_timeout(excinfo.value):
-                detail = timeout_text(detail)
-            # paths relative to the spec folder: "wait.rst", not a site-packages path
-            detail = detail.replace(f"{self.document.project.srcdir}{os.sep}", "")
-        return f"{self.headline()}\n\n{detail}"
+    def polish(self, text: str, error: BaseException | None) -> str:
+        """A failure as a user reads it: a timeout said as one, paths relative to the
+        spec folder ("wait.rst", not a site-packages path)."""
+        if error is not None and is_timeout(error):
+            text = timeout_text(text)
+        return text.replace(f"{self.sphinx.sphinx_document.project.srcdir}{os.sep}", "")
 
     def headline(self) -> str:
         if self.requirement is None:
-            return f"an example outside any requirement ({self.path}, line {self.spec.line})"
-        return headline(self.requirement, self.example.number, self.variant, self.options)
+            return f"an example outside any requirement ({self.path}, line {self.sphinx.spec.line})"
+        return headline(self.requirement, self.of.number, self.sphinx.variant, self.options)

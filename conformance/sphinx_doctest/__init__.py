@@ -8,11 +8,19 @@ cleanup run through Sphinx's own runner. Nothing here knows of the forkwait
 spec; ``conformance.run.plugin`` builds on it through hooks.py.
 
 The data flow: project.py (Sphinx reads the project) -> model.py (each
-document's groups, as ``test_doc`` builds them) -> specs.py and collectors.py
-(one pytest item per test, in Sphinx's order) -> items.py and document_run.py
-(``test_group``'s steps, one test at a time, through runners.py and
-compiling.py) -> failures.py (what a reader sees). scheduling.py keeps a
-document on one pytest-xdist worker and survives workers that die.
+document's groups, as ``test_doc`` builds them) -> specs.py and document.py
+(a sybil ``Document`` type: one region per block, one example per test, in
+Sphinx's order) -> evaluators.py and document_run.py (``test_group``'s steps,
+one test at a time, through runners.py and compiling.py) -> failures.py (what a
+reader sees). Every test is a sybil ``SybilItem``: entry.py builds the
+``sybil.Sybil`` (``sphinx_sybil`` for a project's conftest), collectors.py the
+``-p`` route's collectors, plugin.py the hooks that give sybil's items
+Sphinx's setup, cleanup and failure semantics. scheduling.py keeps a document
+on one pytest-xdist worker and survives workers that die.
 """
 
+from conformance.sphinx_doctest.entry import sphinx_sybil
+
 pytest_plugins = ["conformance.sphinx_doctest.plugin"]
+
+__all__ = ["sphinx_sybil"]

@@ -77,8 +77,10 @@ class DocumentRun:
         self.cleanup_runner._fakeout = shared  # type: ignore[attr-defined]
         self.states: dict[StateKey, GroupState] = {}
 
-    def prepare(self, group: str, index: int, variant: str | None = None) -> None:
+    def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:
         """Make the group's namespace what Sphinx's would be just before test ``index``.
+
+        Returns the namespace (the test runs in it).
 
         Raises:
             SetupFailed: the group's setup failed (now, or when it first ran).
@@ -99,6 +101,7 @@ class DocumentRun:
                 if made is not None:
                     run_doctest(QuietRunner(self.optionflags), self.builder, *made)
         state.next_test = index
+        return state.namespace
 
     def run_test(self, group: str, index: int, variant: str | None = None) -> RunResult | None:
         """Run test ``index`` of a prepared group; None where Sphinx ignores the block."""

@@ -9,8 +9,8 @@ import pytest
 
 if TYPE_CHECKING:
     from conformance.sphinx_doctest.collectors import DocumentFile
+    from conformance.sphinx_doctest.document import SphinxExample
     from conformance.sphinx_doctest.project import SphinxSource
-    from conformance.sphinx_doctest.specs import TestSpec
 
 
 @pytest.hookspec(firstresult=True)
@@ -24,11 +24,12 @@ def pytest_sphinx_doctest_project(path: Path, config: pytest.Config) -> SphinxSo
 
 @pytest.hookspec(firstresult=True)
 def pytest_sphinx_doctest_items(
-    parent: DocumentFile, specs: list[TestSpec]
+    parent: DocumentFile, examples: list[SphinxExample]
 ) -> list[pytest.Item] | None:
-    """The items for a document's tests, in Sphinx's order.
+    """The items for a document's examples (one per test, in Sphinx's order).
 
-    The default makes one :class:`~conformance.sphinx_doctest.items.DoctestItem`
-    per spec. An implementation may name items differently, mark them, or add
-    variants (items with a ``variant`` run in a namespace of their own).
+    The default makes one sybil ``SybilItem`` per example, named by
+    ``example.name``. An implementation may rename examples, mark the items,
+    or add variants (``example.variant_of``: run in a namespace of their own);
+    every item it returns should be a ``SybilItem`` over ``parent.sybil``.
     """

@@ -15,19 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sybil.integration.pytest import SybilItem
 
 from conformance.sphinx_doctest import hooks
-from conformance.sphinx_doctest.collectors import FAULTED_KEY, DocumentFile, ProjectDir
-from conformance.sphinx_doctest.items import (
+from conformance.sphinx_doctest.collectors import DocumentFile, ProjectDir, default_items
+from conformance.sphinx_doctest.document import SphinxExample
+from conformance.sphinx_doctest.entry import FAULTED_KEY
+from conformance.sphinx_doctest.evaluators import (
     CleanupFailed,
-    DoctestItem,
-    GroupSetupFailed,
-    default_items,
+    cleanup_after,
+    failure_text,
+    prepare,
+    with_headline,
 )
 from conformance.sphinx_doctest.project import SphinxSource
 from conformance.sphinx_doctest.runners import install_interrupt_handler
 from conformance.sphinx_doctest.scheduling import SCHEDULER_KEY, DocumentScheduling
-from conformance.sphinx_doctest.specs import TestSpec
 
 #: user property of a report whose worker ends itself after it (see retire_worker)
 RETIRE_PROPERTY = "sphinx_doctest_retire"
@@ -61,6 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     install_interrupt_handler()
     config.stash[_FAULTED] = set()
     config.stash[_RETIRING] = False
+    if hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Worker(), "sphinx-doctest-worker")
 
 
 @pytest.hookimpl(trylast=True)
@@ -73,7 +78,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     that also collected other tests is left as it is: their module-level objects
     must stay collectable.
     """
-    if session.items and all(isinstance(item, DoctestItem) for item in session.items):
+    if session.items and all(sphinx_example(item) for item in session.items):
         gc.collect()
         gc.freeze()
 
@@ -101,33 +106,107 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_sphinx_doctest_items(parent: DocumentFile, specs: list[TestSpec]) -> list[pytest.Item]:
-    return list(default_items(parent, specs))
+def pytest_sphinx_doctest_items(
+    parent: DocumentFile, examples: list[SphinxExample]
+) -> list[pytest.Item]:
+    return default_items(parent, examples)
+
+
+def sphinx_example(item: pytest.Item | None) -> SphinxExample | None:
+    """The Sphinx example a (sybil) item runs, if it runs one."""
+    example = getattr(item, "example", None) if isinstance(item, SybilItem) else None
+    return example if isinstance(example, SphinxExample) else None
+
+
+def describe_items(items: list[pytest.Item]) -> None:
+    """What every Sphinx example's item tells JUnit, and how reports head it."""
+    for item in items:
+        example = sphinx_example(item)
+        if example is None:
+            continue
+        example.nodeid = item.nodeid
+        # reports are headed by the test's name (``testcode:line12``), not by sybil's
+        # "file line=N column=M"; pytest caches ``location`` per item (a cached_property)
+        path, _, _ = item.location
+        line = example.spec.line
+        item.__dict__["location"] = (path, None if line is None else line - 1, item.name)
+        code = example.spec.code
+        item.user_properties[:0] = [
+            ("sphinx_file", code.filename if code else ""),
+            ("sphinx_line", "" if code is None or code.lineno is None else str(code.lineno)),
+            ("sphinx_group", example.spec.group),
+            ("sphinx_kind", example.spec.kind),
+        ]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run each project's documents in Sphinx's (sorted docname) order: pytest's walk of
+    a folder yields ``a/b.rst`` before ``a.rst``. Other items keep their places."""
+    describe_items(items)
+    places = [index for index, item in enumerate(items) if sphinx_example(item)]
+
+    def order(index: int) -> tuple[str, str]:
+        example = sphinx_example(items[index])
+        assert example is not None
+        document = example.sphinx_document
+        return (str(document.project.srcdir), document.docname)
+
+    ordered = sorted(places, key=order)  # stable: examples keep their order in a document
+    moved = [items[index] for index in ordered]
+    for place, item in zip(places, moved, strict=True):
+        items[place] = item
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """After sybil's setup (fixtures): the group's setup, or its rebuilt namespace.
+
+    A failed group setup raised here is an error of the item's setup phase,
+    which is how Sphinx counts it (not as a failed test).
+    """
+    example = sphinx_example(item)
+    if example is not None:
+        prepare(example, dict(getattr(item, "funcargs", {})))
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
-    """Tell each item which one runs next (cleanup depends on it); retire if asked to."""
-    if item.config.stash.get(_RETIRING, False) and hasattr(item.config, "workerinput"):
-        os._exit(0)  # the controller re-queues this item and the rest (scheduling.py)
-    if isinstance(item, DoctestItem):
-        item.next_item = nextitem
-    return (yield)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
+    """Clean up what no later item needs (Sphinx cleans a group up after its last test)."""
+    example = sphinx_example(item)
+    failed = cleanup_after(example, sphinx_example(nextitem)) if example is not None else []
+    if example is not None and example.stop_reason is not None:
+        item.session.shouldfail = example.stop_reason
+    result = yield
+    if failed:
+        raise CleanupFailed(failed)
+    return result
+
+
+class _Worker:
+    """Hooks of an xdist worker only (kept off every item's path elsewhere)."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        """Retire if asked to, before the next item."""
+        if item.config.stash.get(_RETIRING, False):
+            os._exit(0)  # the controller re-queues this item and the rest (scheduling.py)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """pytest shows setup and teardown errors as tracebacks of the harness; a failed
-    group setup or cleanup is the document's fault, and is told as such."""
+    """The document's failures told as such: what differed, at true lines (not a
+    traceback of the harness), headed by what a plugin says the example checks."""
     report: pytest.TestReport = yield
+    example = sphinx_example(item)
     excinfo = call.excinfo
-    if (
-        isinstance(item, DoctestItem)
-        and call.when != "call"
-        and excinfo is not None
-        and isinstance(excinfo.value, GroupSetupFailed | CleanupFailed)
-    ):
-        report.longrepr = item.repr_failure(excinfo)
+    if example is None or excinfo is None or excinfo.errisinstance(pytest.skip.Exception):
+        return report
+    text = failure_text(example, excinfo.value, call.when, bool(excinfo.traceback))
+    if text is None and call.when != "call":
+        return report  # the harness's own error: its traceback helps
+    detail = text if text is not None else report.longrepr
+    report.longrepr = with_headline(example, detail) or detail
     return report
 
 

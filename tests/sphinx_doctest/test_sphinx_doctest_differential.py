@@ -7,7 +7,10 @@ twice, with the same ``conf.py``:
   doctest -E`` with the recorder installed), and
 - by ``python -m pytest -p conformance.sphinx_doctest -p tests.sphinx_doctest.recorder
   -p no:cacheprovider SRCDIR --junitxml J.xml -q`` (plus ``--sphinx-confdir`` for a
-  project whose ``conf.py`` is elsewhere).
+  project whose ``conf.py`` is elsewhere), and
+- by the same without ``-p conformance.sphinx_doctest``, through a ``conftest.py``
+  in the project folder holding ``pytest_collect_file = sphinx_sybil(...).pytest()``
+  (the second route: sybil's own collector).
 
 Both record, through ``recorder.py``, every ``DocTestRunner.run`` (the DocTest and
 its examples, flags, namespace) and every outcome report (what was expected, got
@@ -177,27 +180,48 @@ class Runner:
         run.extra["output.txt"] = run.workdir / "out" / "output.txt"
         return run
 
-    def plugin(self, project: Project, *extra: str) -> Run:
-        key = (project.name, "plugin", *extra)
+    def plugin(self, project: Project, *extra: str, route: str = "plugin") -> Run:
+        key = (project.name, route, *extra)
         run = self.runs.get(key)
         if run is None:
-            confdir = (
-                ["--sphinx-confdir", str(self.copy(project) / project.confdir)]
-                if project.confdir
-                else []
-            )
-            command = [
-                sys.executable, "-m", "pytest", "-p", PLUGIN, "-p", RECORDER,
-                "-p", "no:cacheprovider", "{srcdir}", *confdir,
-                "--junitxml", "{workdir}/junit.xml", "-q", *extra,
-            ]  # fmt: skip
-            run = self._run(key, project, command)
+            if route == "plugin":
+                run = self._run(key, project, [*self._pytest("-p", PLUGIN, project), *extra])
+            else:
+                conftest = self.copy(project) / "conftest.py"
+                conftest.write_text(conftest_text(project), encoding="utf-8")
+                try:
+                    command = [*self._pytest("--rootdir", "{project}", project), *extra]
+                    run = self._run(key, project, command)
+                finally:
+                    conftest.unlink()
             run.extra["junit"] = run.workdir / "junit.xml"
         # 0: all passed, 1: some failed; anything else (no plugin, usage error, crash...)
         # leaves nothing to compare
         if run.returncode not in (0, 1) or not run.extra["junit"].exists():
             pytest.fail(f"the plugin run did not complete:\n{run.describe()}", pytrace=False)
         return run
+
+    def _pytest(self, option: str, value: str, project: Project) -> list[str]:
+        confdir = (
+            ["--sphinx-confdir", str(self.copy(project) / project.confdir)]
+            if project.confdir and option == "-p"
+            else []
+        )
+        return [
+            sys.executable, "-m", "pytest", option, value, "-p", RECORDER,
+            "-p", "no:cacheprovider", "{srcdir}", *confdir,
+            "--junitxml", "{workdir}/junit.xml", "-q",
+        ]  # fmt: skip
+
+
+def conftest_text(project: Project) -> str:
+    """A third party's conftest.py (in the project folder) running the docs through sybil."""
+    source = repr(project.source or ".")
+    confdir = f", confdir={project.confdir!r}" if project.confdir else ""
+    return (
+        "from conformance.sphinx_doctest import sphinx_sybil\n\n"
+        f"pytest_collect_file = sphinx_sybil({source}{confdir}).pytest()\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -212,6 +236,8 @@ def report(problems: list[str], *runs: Run) -> None:
 
 
 project_names = pytest.mark.parametrize("name", [p.name for p in PROJECT_LIST])
+#: how the plugin side collects: ``-p conformance.sphinx_doctest``, or a conftest
+routes = pytest.mark.parametrize("route", ["plugin", "conftest"])
 
 
 @project_names
@@ -230,37 +256,41 @@ def test_sphinx_runs_the_fixtures_as_written(name: str, runner: Runner) -> None:
     assert {doc for doc, labels in run.order.by_doc.items() if labels} == expected
 
 
+@routes
 @project_names
-def test_events_match_per_document(name: str, runner: Runner) -> None:
+def test_events_match_per_document(name: str, route: str, runner: Runner) -> None:
     """(a) the same DocTests, examples, flags, outcomes and printed reports."""
     project = BY_NAME[name]
-    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project, route=route)
     report(compare_events(sphinx.events, plugin.events), sphinx, plugin)
 
 
+@routes
 @project_names
-def test_order_logs_match(name: str, runner: Runner) -> None:
+def test_order_logs_match(name: str, route: str, runner: Runner) -> None:
     """(b) global setup, setups, tests, cleanups and global cleanup in the same order."""
     project = BY_NAME[name]
-    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project, route=route)
     problems = compare_order(sphinx.order, plugin.order)
     report(problems + compare_run_order(sphinx.events, plugin.events), sphinx, plugin)
 
 
+@routes
 @project_names
-def test_items_agree_with_sphinx(name: str, runner: Runner) -> None:
+def test_items_agree_with_sphinx(name: str, route: str, runner: Runner) -> None:
     """(d) one item per test Sphinx ran, failed iff Sphinx's test failed."""
     project = BY_NAME[name]
-    sphinx, plugin = runner.sphinx(project), runner.plugin(project)
+    sphinx, plugin = runner.sphinx(project), runner.plugin(project, route=route)
     items = read_junit(plugin.extra["junit"])
     report(check_items(sphinx_run(sphinx.events), items), sphinx, plugin)
 
 
-def test_xdist_two_workers_match_per_document(runner: Runner) -> None:
+@routes
+def test_xdist_two_workers_match_per_document(route: str, runner: Runner) -> None:
     """(a) and (b) under pytest-xdist: each document is run whole by one worker."""
     project = BY_NAME[XDIST_PROJECT]
     sphinx = runner.sphinx(project)
-    plugin = runner.plugin(project, "-n", "2", "--dist", "loadfile")
+    plugin = runner.plugin(project, "-n", "2", "--dist", "loadfile", route=route)
     problems = compare_events(sphinx.events, plugin.events)
     problems += compare_order(sphinx.order, plugin.order)
     report(problems, sphinx, plugin)
