@@ -15,6 +15,9 @@ so the controller can say, for the example that ended its worker, whether it
 hung (faulthandler's "Timeout" dump) or crashed, with the stack it was in.
 A hang or a crash is always a failure: no expected-failure entry absorbs it
 (known ones belong in the skips list, which does not run them).
+
+Both deadlines live in the worker, which can disarm them; the controller
+enforces a third one, from outside (watchdog.py).
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 import faulthandler
 import re
 import shutil
-import tempfile
 import time
 from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
@@ -33,6 +35,7 @@ import pytest
 from conformance.catalog.requirements import Requirement
 from conformance.run.reporter import failure_kind
 from conformance.run.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
+from conformance.run.watchdog import ControllerSide, WorkerSide, make_folder, still_running
 from conformance.sphinx_doctest.plugin import retire_worker
 
 #: seconds past --example-timeout before the watchdog ends the process (at most)
@@ -76,18 +79,31 @@ class Isolation:
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
         self.dump: IO[str] | None = None
         self.owns_folder = workerinput is None
+        #: the controller's watch over its workers, once it has some
+        self.watch: ControllerSide | None = None
+        self.worker: WorkerSide | None = None
         if workerinput is None:  # controller: the folder workers dump into
-            self.folder = Path(tempfile.mkdtemp(prefix="forkwait-watchdog-"))
+            self.folder = make_folder()
         else:
             self.folder = Path(workerinput[_WORKERINPUT_KEY])
+            self.worker = WorkerSide(self.folder, workerinput["workerid"])
             path = self.folder / f"{workerinput['workerid']}.txt"
             self.dump = path.open("w", encoding="utf-8")  # kept open: faulthandler needs it
             faulthandler.enable(file=self.dump, all_threads=True)  # crashes land here too
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, exitstatus: int) -> None:
+        """An interrupted run (Ctrl-C, SIGTERM) ends its workers now: a hung one would
+        keep xdist waiting."""
+        if self.watch is not None and exitstatus == pytest.ExitCode.INTERRUPTED:
+            self.watch.stop()
+
     def pytest_unconfigure(self) -> None:
-        """The controller removes the workers' dump folder (else one per run piles up
-        in the temp dir). Workers have ended by now; each leaves its dump file open to
-        the end, as faulthandler writes to its descriptor."""
+        """The controller ends what its workers left running and removes their dump
+        folder (else one per run piles up in the temp dir). Workers have ended by now;
+        each leaves its dump file open to the end, as faulthandler writes to it."""
+        if self.watch is not None:
+            self.watch.stop()
         if self.owns_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -96,6 +112,15 @@ class Isolation:
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[_WORKERINPUT_KEY] = str(self.folder)
+        if self.watch is None:
+            self.watch = ControllerSide(self.folder)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object | None) -> None:
+        """A worker that crashed or was killed: end what it left running (one that
+        finished normally is still exiting; it is ended at the end of the run)."""
+        if error is not None and self.watch is not None:
+            self.watch.worker_down(str(node.gateway.id))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(
@@ -130,6 +155,9 @@ class Isolation:
         dump = (
             dump_file.read_text(encoding="utf-8", errors="replace") if dump_file.is_file() else ""
         )
+        killed = self.watch.hang_message(what, worker) if self.watch is not None else None
+        if killed is not None:
+            return True, killed
         hung = dump.lstrip().startswith("Timeout")
         if hung:
             headline = (
@@ -142,6 +170,8 @@ class Isolation:
                 f"{what}: the example crashed the interpreter (os._exit, a fatal signal, "
                 "or an abort); its worker process ended"
             )
+        if not hung and self.watch is not None:
+            headline += still_running(self.watch.last_beacon(worker))
         stacks = "\n".join(_spec_side(dump.strip().splitlines())[:_DUMP_LINES])
         return hung, headline + (f"\nthreads at that moment:\n{stacks}" if stacks else "")
 
@@ -155,6 +185,8 @@ class Isolation:
         if not isinstance(item, SpecItem) or not self.timeout:
             return (yield)
         grace = min(HARD_DEADLINE_GRACE, max(1.0, self.timeout))
+        if self.worker is not None:  # the controller's deadline comes a grace later
+            self.worker.started(item.nodeid, self.timeout + 2 * grace)
         stream = self.dump
         if stream is not None:
             stream.seek(0)
@@ -167,6 +199,8 @@ class Isolation:
             return (yield)
         finally:
             faulthandler.cancel_dump_traceback_later()
+            if self.worker is not None:
+                self.worker.finished()
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:

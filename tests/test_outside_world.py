@@ -1,0 +1,148 @@
+"""Verdicts that survive the outside world (issue 21): what comes from outside an example's
+own code path - a stopped process, a disarmed deadline, SIGTERM, children left running.
+
+Each run goes through ``forkwait-conformance`` in a session of its own on the small
+spec of test_isolation.py, bounded in time; whatever the run leaves in that session
+is killed afterwards, so a regression fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conformance.reports.json_report import read_report
+from tests.test_isolation import ROOT, TIMEOUT, outcomes, write_spec
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+#: no run here needs more (the deadlines are 2 s; the controller's comes at 6 s)
+BOUND = 90.0
+
+
+def session_processes(sid: int) -> list[int]:
+    """Processes of session ``sid`` still alive (zombies are dead)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def kill_session(sid: int) -> list[int]:
+    """SIGKILL (and SIGCONT) every process of the session; returns those it found."""
+    found = session_processes(sid)
+    for pid in found:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return found
+
+
+@contextlib.contextmanager
+def suite(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """``forkwait-conformance`` on ``folder`` in a session of its own, killed afterwards."""
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "conformance.cli", "--spec-root", str(folder),
+            "--example-timeout", TIMEOUT, "--report", str(folder / "report.json"), *args,
+        ],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        kill_session(process.pid)
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+def finish(process: subprocess.Popen[str], bound: float = BOUND) -> str:
+    try:
+        output, _ = process.communicate(timeout=bound)
+    except subprocess.TimeoutExpired:
+        kill_session(process.pid)
+        output, _ = process.communicate()
+        pytest.fail(f"the run did not end within {bound:g} s:\n{output[-3000:]}")
+    return output
+
+
+def wait_for(path: Path, process: subprocess.Popen[str], bound: float = 60) -> None:
+    deadline = time.monotonic() + bound
+    while not path.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"{path.name} never appeared:\n{process.communicate()[0][-3000:]}")
+        time.sleep(0.05)
+
+
+def with_fault(folder: Path, code: str) -> Path:
+    """The spec of test_isolation.py, its example 2 replaced by ``code``."""
+    spec = write_spec(folder, "crash").joinpath("faults.rst")
+    body = "\n".join(f"   {line}" for line in code.strip().splitlines())
+    spec.write_text(spec.read_text().replace("   import os\n   os._exit(70)", body))
+    return folder
+
+
+# -- item 1: a deadline the worker cannot disarm ------------------------------------------
+
+DISARMING = {
+    "stops itself": "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)",
+    "disarms its deadlines": (
+        "import faulthandler, signal, threading, time\n"
+        "faulthandler.cancel_dump_traceback_later()\n"
+        "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
+        "time.sleep(3600)"
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(DISARMING))
+def test_an_example_that_defeats_the_deadlines_inside_its_worker_fails_as_a_hang(
+    fault: str, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    with suite(with_fault(tmp_path, DISARMING[fault])) as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    report = read_report(tmp_path / "report.json")
+    assert outcomes(report)["FAULT-1"] == ("failed", "hang"), output
+    assert "the controller killed its worker" in report.by_id()["FAULT-1"].message
+    assert all(outcomes(report)[i][0] == "passed" for i in ("OK-BEFORE-1", "OK-AFTER-2"))
+    assert report.complete
+    assert time.monotonic() - started < 60
+
+
+# -- item 5: no process outlives the run ---------------------------------------------------
+
+
+@pytest.mark.parametrize("then", ["passes", "crashes"])
+def test_children_of_an_example_do_not_outlive_the_run(then: str, tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    code = (
+        "import os, subprocess\n"
+        f"child = subprocess.Popen(['sleep', '60'])\nopen({str(pid_file)!r}, 'w').write(str(child.pid))"
+        + ("\nos._exit(3)" if then == "crashes" else "")
+    )
+    with suite(with_fault(tmp_path, code)) as process:
+        output = finish(process)
+        left = session_processes(process.pid)
+    child = int(pid_file.read_text())
+    assert child not in left, output
+    assert left == [], f"still running after the run: {left}"
