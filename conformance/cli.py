@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ import pytest
 from conformance import __version__
 from conformance.adapter import available
 from conformance.catalog.files import spec_dir
+from conformance.reports.atomic import discard, write_atomically
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
 from conformance.run.options import add_options
@@ -34,7 +37,14 @@ Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
 they are ({PROG} -- --help shows pytest's own).
 
 {PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
+
+Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
+stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
+internal error; 4 a usage error (no report is written, and an earlier one at
+--report is removed).
 """
+#: signals that stop a run as Ctrl-C does (``timeout``, ``docker stop``, a closed terminal)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 class _PytestGroup:
@@ -119,7 +129,7 @@ def matrix_main(argv: Sequence[str]) -> int:
     text = (to_rst if options.format == "rst" else to_markdown)(reports)
     if options.output:
         try:
-            options.output.write_text(text, encoding="utf-8")
+            write_atomically(options.output, text)
         except OSError as exc:
             parser.error(f"cannot write {options.output}: {exc.strerror or exc}")
     else:
@@ -127,11 +137,38 @@ def matrix_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Stop the run as Ctrl-C does: pytest ends the session, the plugin ends the workers
+    and writes the report marked interrupted; exit status 2. Once is enough."""
+    for other in STOP_SIGNALS:
+        signal.signal(other, signal.SIG_IGN)
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+
+def stop_like_ctrl_c() -> None:
+    """Treat SIGTERM and SIGHUP as Ctrl-C (unless they are ignored, as under nohup)."""
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, _stop)
+
+
+def _discard_old_report(args: list[str]) -> None:
+    """An earlier run's report at --report goes before anything can fail: a run that
+    stops on bad input must not leave it, looking like its own."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--report")
+    known, _ = parser.parse_known_args(args)
+    if known.report:
+        discard(Path(known.report))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["matrix"]:
         return matrix_main(args[1:])
     ours = args[: args.index("--")] if "--" in args else args
+    _discard_old_report(ours)
+    stop_like_ctrl_c()
     options, _ = build_parser().parse_known_args(ours)
     if options.list:
         for name, target in sorted(available().items()):

@@ -146,3 +146,66 @@ def test_children_of_an_example_do_not_outlive_the_run(then: str, tmp_path: Path
     child = int(pid_file.read_text())
     assert child not in left, output
     assert left == [], f"still running after the run: {left}"
+
+
+# -- item 2: SIGTERM and SIGHUP stop a run as Ctrl-C does -----------------------------------
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
+    signum: signal.Signals, tmp_path: Path
+) -> None:
+    started = tmp_path / "started"
+    code = f"import os, time\nopen({str(started)!r}, 'w').write(str(os.getpid()))\ntime.sleep(3600)"
+    report = tmp_path / "report.json"
+    report.write_text('{"complete": true, "left": "by an earlier run"}')
+    with suite(with_fault(tmp_path, code), "--example-timeout", "60") as process:
+        wait_for(started, process)
+        os.kill(process.pid, signum)  # the controller only, as `timeout` and `docker stop` do
+        output = finish(process, 30)
+        left = session_processes(process.pid)
+    assert process.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert "Traceback" not in output
+    assert left == [], f"still running after the run: {left}"
+    data = json.loads(report.read_text())
+    assert (data["interrupted"], data["complete"]) == (True, False)
+    runs = {r["id"]: r["outcome"] for r in data["requirements"]}
+    assert runs["OK-BEFORE-1"] == "passed"
+    assert runs["OK-AFTER-2"] == "not-run"
+
+
+@pytest.mark.parametrize(
+    "bad", [("--impl", "bogus:x"), ("--example-timeout", "-1"), ("--spec-root", "/no/such")]
+)
+def test_a_usage_error_leaves_no_report_old_or_empty(bad: tuple[str, str], tmp_path: Path) -> None:
+    for report in (tmp_path / "old.json", tmp_path / "new.json"):
+        if report.name == "old.json":
+            report.write_text('{"complete": true}')
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", "--spec-root", str(write_spec(tmp_path, "crash")),
+             "--report", str(report), *bad],
+            capture_output=True, text=True, timeout=BOUND, check=False, cwd=ROOT,
+        )  # fmt: skip
+        assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+        assert not report.exists(), f"{report.name} left after {bad}"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["faults.rst"]
+
+
+def test_a_report_is_replaced_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.reports import atomic, json_report  # noqa: PLC0415
+
+    path = tmp_path / "report.json"
+    empty = json_report.RunReport("impl", "1", ("core",), "0", "now", ())
+    json_report.write_report(empty, path)
+    before = path.read_text()
+
+    def dies_midway(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", dies_midway)
+    with pytest.raises(OSError, match="No space left"):
+        json_report.write_report(empty, path)
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left

@@ -57,6 +57,14 @@ class RunSetup:
     catalog: Mapping[str, Requirement]
 
 
+def claim_report(config: pytest.Config) -> None:
+    """Check first that ``--report`` can be written, and remove an earlier run's report
+    there: a run stopped by bad input then leaves none, rather than a stale one."""
+    report = config.getoption("report")
+    if report and not hasattr(config, "workerinput"):
+        check_writable(Path(report))
+
+
 def spec_location(config: pytest.Config) -> SpecLocation:
     """``--spec-root`` (with its own conf.py, or the spec's) or the installed spec."""
     root = Path(config.getoption("spec_root") or spec_dir()).resolve()
@@ -111,9 +119,6 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     schedules: int = config.getoption("schedules")
     if schedules < 0:
         raise ReportError(f"--schedules must be 0 or more, got {schedules}")
-    report = config.getoption("report")
-    if report and not hasattr(config, "workerinput"):
-        check_writable(Path(report))
     project = location.project(config)
     catalog = catalog_of(project)
     counts = example_counts(project, catalog)  # also checks the spec's structure

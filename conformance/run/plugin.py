@@ -25,6 +25,7 @@ from conformance.run.config import (
     RunSetup,
     SpecLocation,
     check_not_another_spec,
+    claim_report,
     configure_run,
     in_scope,
     spec_location,
@@ -60,6 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"profile_{profile}: requirement of profile {about}")
     config.addinivalue_line("markers", "requirement(id): the spec requirement an example tests")
     try:
+        claim_report(config)
         location = spec_location(config)
         if not in_scope(config, location.root):
             check_not_another_spec(config, location.root)
