@@ -95,6 +95,7 @@ def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
     args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]
+    args += ["-o", "forkwait_require_workers=true"]  # -n 0 would lose the run to one crash
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
         # One worker process, so an example that crashes or wedges it fails alone; a
         # fresh worker takes over (conformance/sphinx_doctest/scheduling.py).

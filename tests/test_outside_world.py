@@ -209,3 +209,40 @@ def test_a_report_is_replaced_whole_or_not_at_all(
         json_report.write_report(empty, path)
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
+
+
+# -- item 3: every --dist mode the command accepts survives a crash --------------------------
+
+
+@pytest.mark.parametrize("dist", ["load", "loadscope", "loadgroup"])
+def test_a_crash_costs_one_example_under_every_accepted_dist_mode(dist: str, tmp_path: Path) -> None:
+    with suite(write_spec(tmp_path, "crash"), "-n", "2", "--dist", dist) as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    report = read_report(tmp_path / "report.json")
+    assert outcomes(report) == {
+        "OK-BEFORE-1": ("passed", ""),
+        "FAULT-1": ("failed", "crash"),
+        "OK-AFTER-1": ("passed", ""),
+        "OK-AFTER-2": ("passed", ""),
+    }, output
+    assert report.complete
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("-n", "0"), "-n 0 (or no pytest-xdist) runs every example in this process"),
+        (("--dist", "worksteal"), "--dist worksteal: under it a crashing example is run again"),
+        (("--dist", "each"), "--dist each: under it a crashing example is run again"),
+    ],
+)
+def test_a_mode_where_a_crash_would_cost_more_is_refused(
+    args: tuple[str, ...], said: str, tmp_path: Path
+) -> None:
+    with suite(write_spec(tmp_path, "crash"), *args) as process:
+        output = finish(process)
+    assert process.returncode == pytest.ExitCode.USAGE_ERROR, output
+    assert said in output
+    assert "INTERNALERROR" not in output
+    assert not (tmp_path / "report.json").exists()

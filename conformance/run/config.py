@@ -35,6 +35,11 @@ from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.collectors import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
+#: --dist modes under which a crash costs one example (sphinx_doctest/scheduling.py)
+SURVIVING_DIST = ("load", "loadfile", "loadscope", "loadgroup")
+#: ini option (forkwait-conformance sets it): examples must run in worker processes
+REQUIRE_WORKERS_INI = "forkwait_require_workers"
+
 #: a word of a -k expression that looks like a requirement ID (FORK-CALLS-1, FORK-CALLS)
 _REQUIREMENT_LIKE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
 
@@ -109,8 +114,31 @@ def check_not_another_spec(config: pytest.Config, root: Path) -> None:
             )
 
 
+def check_distribution(config: pytest.Config) -> None:
+    """Refuse the xdist modes under which one crash would not cost one example only."""
+    if hasattr(config, "workerinput"):
+        return
+    dist = config.getoption("dist", "no")
+    if dist == "no" or not config.getoption("tx", None):
+        if config.getini(REQUIRE_WORKERS_INI):
+            raise ReportError(
+                "-n 0 (or no pytest-xdist) runs every example in this process, where one "
+                "crash or wedge ends the whole run and loses every verdict: give -n 1 (the "
+                "default) or more. To debug one example in-process, run python -m pytest "
+                "-p conformance.run.plugin --spec-root DIR DIR -n 0"
+            )
+        return
+    if dist not in SURVIVING_DIST:
+        raise ReportError(
+            f"--dist {dist}: under it a crashing example is run again or blamed on another "
+            f"one; use --dist {' or '.join(SURVIVING_DIST)} (each keeps a document's "
+            "examples on one worker, and a crash fails its own example only)"
+        )
+
+
 def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     """Check the command line and load what the run needs, before anything runs."""
+    check_distribution(config)
     timeout: float = config.getoption("example_timeout")
     if not math.isfinite(timeout) or timeout < 0:
         raise ReportError(

@@ -22,6 +22,7 @@ from conformance.catalog.requirements import CatalogError
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
 from conformance.run.config import (
+    REQUIRE_WORKERS_INI,
     RunSetup,
     SpecLocation,
     check_not_another_spec,
@@ -54,6 +55,12 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+    parser.addini(
+        REQUIRE_WORKERS_INI,
+        "refuse to run examples in the pytest process itself (forkwait-conformance sets it)",
+        type="bool",
+        default=False,
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
