@@ -55,7 +55,9 @@ def kill_session(sid: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def suite(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+def suite(
+    folder: Path, *args: str, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[str]]:
     """``forkwait-conformance`` on ``folder`` in a session of its own, killed afterwards."""
     process = subprocess.Popen(
         [
@@ -63,7 +65,7 @@ def suite(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
             "--example-timeout", TIMEOUT, "--report", str(folder / "report.json"), *args,
         ],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True,
+        start_new_session=True, env=None if env is None else {**os.environ, **env},
     )  # fmt: skip
     try:
         yield process
@@ -246,3 +248,37 @@ def test_a_mode_where_a_crash_would_cost_more_is_refused(
     assert said in output
     assert "INTERNALERROR" not in output
     assert not (tmp_path / "report.json").exists()
+
+
+# -- item 6: an adapter that loads here but not in the workers --------------------------------
+
+WORKERS_ONLY_FAILURE = """\
+import os
+from conformance.adapters.reference import adapter as reference
+
+
+def adapter():
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        raise RuntimeError("no accelerator in this process")
+    return reference()
+"""
+
+
+def test_an_adapter_that_fails_only_in_workers_stops_the_run_once_with_its_traceback(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "picky_adapter.py").write_text(WORKERS_ONLY_FAILURE)
+    started = time.monotonic()
+    with suite(
+        write_spec(tmp_path, "crash"),
+        "--impl", "picky_adapter:adapter",
+        env={"PYTHONPATH": str(tmp_path)},
+    ) as process:  # fmt: skip
+        output = finish(process, 60)
+    assert process.returncode == pytest.ExitCode.USAGE_ERROR, output
+    assert "worker gw0 (which imports it afresh) could not load it" in output
+    assert 'picky_adapter.py", line 7, in adapter' in output  # the adapter's traceback
+    assert "RuntimeError: no accelerator in this process" in output
+    assert "replacing crashed worker" not in output
+    assert not (tmp_path / "report.json").exists()
+    assert time.monotonic() - started < 30

@@ -35,13 +35,18 @@ import pytest
 from conformance.catalog.requirements import Requirement
 from conformance.run.reporter import failure_kind
 from conformance.run.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
-from conformance.run.watchdog import ControllerSide, WorkerSide, make_folder, still_running
+from conformance.run.watchdog import (
+    WORKERINPUT_KEY,
+    ControllerSide,
+    WorkerSide,
+    make_folder,
+    still_running,
+)
 from conformance.sphinx_doctest.plugin import retire_worker
 
 #: seconds past --example-timeout before the watchdog ends the process (at most)
 HARD_DEADLINE_GRACE = 5.0
 _DUMP_LINES = 40
-_WORKERINPUT_KEY = "forkwait_watchdog_dir"
 _HARNESS_FRAMES = ("conformance/sphinx_doctest/", "/doctest.py")
 
 
@@ -85,7 +90,7 @@ class Isolation:
         if workerinput is None:  # controller: the folder workers dump into
             self.folder = make_folder()
         else:
-            self.folder = Path(workerinput[_WORKERINPUT_KEY])
+            self.folder = Path(workerinput[WORKERINPUT_KEY])
             self.worker = WorkerSide(self.folder, workerinput["workerid"])
             path = self.folder / f"{workerinput['workerid']}.txt"
             self.dump = path.open("w", encoding="utf-8")  # kept open: faulthandler needs it
@@ -111,7 +116,7 @@ class Isolation:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput[_WORKERINPUT_KEY] = str(self.folder)
+        node.workerinput[WORKERINPUT_KEY] = str(self.folder)
         if self.watch is None:
             self.watch = ControllerSide(self.folder)
 
@@ -119,8 +124,19 @@ class Isolation:
     def pytest_testnodedown(self, node: Any, error: object | None) -> None:
         """A worker that crashed or was killed: end what it left running (one that
         finished normally is still exiting; it is ended at the end of the run)."""
-        if error is not None and self.watch is not None:
-            self.watch.worker_down(str(node.gateway.id))
+        if error is None or self.watch is None:
+            return
+        worker = str(node.gateway.id)
+        self.watch.worker_down(worker)
+        failed = self.watch.setup_error(worker)
+        if failed is not None:  # every replacement would fail the same way
+            pytest.exit(
+                f"the implementation loads in this process, but worker {worker} (which "
+                "imports it afresh) could not load it, so no example can run; check what "
+                "differs there (environment variables, working directory, sys.path). "
+                f"Its error:\n\n{failed.rstrip()}",
+                returncode=pytest.ExitCode.USAGE_ERROR,
+            )
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_handlecrashitem(

@@ -36,6 +36,7 @@ from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
 from conformance.run.spec_items import SpecItem, make_items
+from conformance.run.watchdog import record_setup_error
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
@@ -75,6 +76,9 @@ def pytest_configure(config: pytest.Config) -> None:
             return  # this run collects no spec document (e.g. unit tests only)
         setup = configure_run(config, location)
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
+        workerinput = getattr(config, "workerinput", None)
+        if workerinput is not None:  # loads in the controller, fails here: tell it why
+            record_setup_error(workerinput, exc)
         raise pytest.UsageError(str(exc)) from exc
     config.stash[_SPEC] = location
     config.stash[_SETUP] = setup

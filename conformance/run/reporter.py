@@ -109,7 +109,11 @@ class ConformanceReporter:
             or any("::" in str(arg) for arg in self.config.args)
         )
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, exitstatus: int
+    ) -> None:
+        if exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return  # no example could run (a worker could not load the implementation)
         results = self.results
         adapter = self.options.adapter
         write = terminalreporter.write_line
@@ -146,6 +150,8 @@ class ConformanceReporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return  # a usage error leaves no report
         results = self.results
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         if not interrupted:

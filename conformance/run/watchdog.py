@@ -29,12 +29,17 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: seconds between two looks of the controller at its workers' beacons
 POLL_INTERVAL = 0.2
 FOLDER_PREFIX = "forkwait-watchdog-"
+#: key of xdist's workerinput holding the folder
+WORKERINPUT_KEY = "forkwait_watchdog_dir"
 _PR_SET_PDEATHSIG = 1
 
 
@@ -73,6 +78,20 @@ def _alive(pid: int) -> bool:
 
 
 # -- worker ------------------------------------------------------------------------
+
+
+def record_setup_error(workerinput: Mapping[str, Any], error: BaseException) -> None:
+    """A worker that cannot set up (its adapter fails to load there) leaves the
+    traceback for the controller, which stops the run with it (rather than replace the
+    worker again and again)."""
+    folder = workerinput.get(WORKERINPUT_KEY)
+    if folder:
+        cause = error.__cause__
+        text = str(error) + "\n"
+        if cause is not None:  # the adapter's own traceback, without the suite's frames
+            text += "\n" + "".join(traceback.format_exception(cause))
+        with contextlib.suppress(OSError):
+            Path(folder, f"{workerinput['workerid']}.setup-error").write_text(text, "utf-8")
 
 
 class WorkerSide:
@@ -170,6 +189,13 @@ class ControllerSide:
                             _kill_group(beacon.pid)
                             path.unlink()
 
+    def setup_error(self, worker: str) -> str | None:
+        """The traceback a worker left that could not set up, if it did."""
+        try:
+            return (self.folder / f"{worker}.setup-error").read_text(encoding="utf-8")
+        except OSError:
+            return None
+
     def worker_down(self, worker: str) -> None:
         """A worker crashed or was killed: end what its examples left running, and
         keep its last beacon (its replacement, of the same id, writes its own)."""
@@ -180,8 +206,10 @@ class ControllerSide:
                 self.left[worker] = beacon
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+        pid_file = self.folder / f"{worker}.pid"
         with contextlib.suppress(OSError, ValueError):
-            _kill_group(int((self.folder / f"{worker}.pid").read_text(encoding="utf-8")))
+            _kill_group(int(pid_file.read_text(encoding="utf-8")))
+            pid_file.unlink()  # done with: its pid may be another process's one day
 
     def stop(self) -> None:
         """End every worker's process group (the run is over, or interrupted)."""
