@@ -282,3 +282,73 @@ def test_an_adapter_that_fails_only_in_workers_stops_the_run_once_with_its_trace
     assert "replacing crashed worker" not in output
     assert not (tmp_path / "report.json").exists()
     assert time.monotonic() - started < 30
+
+
+# -- item 4: an output flood is capped, and freed after its example -----------------------
+
+FLOOD = """Flood
+=====
+
+.. requirement:: BEFORE-FLOOD-1
+   :profile: core
+   :level: MUST
+
+   Notes the worker's memory: MUST pass.
+
+.. testcode::
+
+   def resident():
+       with open("/proc/self/statm") as statm:
+           return int(statm.read().split()[1]) * 4096
+
+   before = resident()
+
+.. requirement:: FLOOD-1
+   :profile: core
+   :level: MUST
+
+   Prints 200 MB to stdout and 20 MB to stderr.
+
+.. testcode::
+
+   import sys
+   for _ in range(200):
+       sys.stdout.write("x" * 1_000_000)
+   for _ in range(20):
+       sys.stderr.write("y" * 1_000_000)
+
+.. testoutput::
+
+   not that
+
+.. requirement:: AFTER-FLOOD-1
+   :profile: core
+   :level: MUST
+
+   The worker kept no copy of the flood: MUST pass.
+
+.. testcode::
+
+   print(resident() - before < 50 * 2**20)
+
+.. testoutput::
+
+   True
+"""
+
+
+def test_an_output_flood_is_capped_and_leaves_the_worker_as_it_was(tmp_path: Path) -> None:
+    (tmp_path / "flood.rst").write_text(FLOOD)
+    with suite(tmp_path) as process:
+        output = finish(process)
+    assert process.returncode == 1, output[-3000:]
+    report = read_report(tmp_path / "report.json")
+    assert outcomes(report) == {
+        "BEFORE-FLOOD-1": ("passed", ""),
+        "FLOOD-1": ("failed", "output"),
+        "AFTER-FLOOD-1": ("passed", ""),
+    }, output[-3000:]
+    assert len(report.by_id()["FLOOD-1"].message) < 4 * 2**20
+    assert "198951424 more characters of output dropped" in output
+    assert "more characters dropped: captured output is kept up to" in output
+    assert len(output) < 8 * 2**20  # the 20 MB of stderr are not all shown

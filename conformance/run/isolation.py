@@ -42,6 +42,7 @@ from conformance.run.watchdog import (
     make_folder,
     still_running,
 )
+from conformance.sphinx_doctest.capped import cap_text
 from conformance.sphinx_doctest.plugin import retire_worker
 
 #: seconds past --example-timeout before the watchdog ends the process (at most)
@@ -249,7 +250,8 @@ class Isolation:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Label the failure's kind; after a soft timeout the worker retires (nothing
-        else may run in a process whose threads are stuck in the hung example)."""
+        else may run in a process whose threads are stuck in the hung example). What
+        was captured is capped."""
         kind = failure_kind(call)
         if kind == "timeout":
             retire_worker(item)  # before the report is made: it carries the request
@@ -258,6 +260,9 @@ class Isolation:
             report.user_properties.append(("failure_kind", kind))
         if kind == "timeout":
             report.sections = [_other_threads(section) for section in report.sections]
+        # what pytest captured (stderr, writes to the file descriptors) is capped as the
+        # example's stdout is (sphinx_doctest/capped.py): the report goes to the controller
+        report.sections = [(title, cap_text(text)) for title, text in report.sections]
         return report
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
