@@ -339,7 +339,7 @@ FLOOD = """Flood
 
 def test_an_output_flood_is_capped_and_leaves_the_worker_as_it_was(tmp_path: Path) -> None:
     (tmp_path / "flood.rst").write_text(FLOOD)
-    with suite(tmp_path) as process:
+    with suite(tmp_path, "--example-timeout", "60") as process:  # a slow machine's time
         output = finish(process)
     assert process.returncode == 1, output[-3000:]
     report = read_report(tmp_path / "report.json")
