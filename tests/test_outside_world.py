@@ -138,8 +138,8 @@ def test_an_example_that_defeats_the_deadlines_inside_its_worker_fails_as_a_hang
 def test_children_of_an_example_do_not_outlive_the_run(then: str, tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     code = (
-        "import os, subprocess\n"
-        f"child = subprocess.Popen(['sleep', '60'])\nopen({str(pid_file)!r}, 'w').write(str(child.pid))"
+        "import os, subprocess\nchild = subprocess.Popen(['sleep', '60'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))"
         + ("\nos._exit(3)" if then == "crashes" else "")
     )
     with suite(with_fault(tmp_path, code)) as process:
@@ -180,11 +180,12 @@ def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
     "bad", [("--impl", "bogus:x"), ("--example-timeout", "-1"), ("--spec-root", "/no/such")]
 )
 def test_a_usage_error_leaves_no_report_old_or_empty(bad: tuple[str, str], tmp_path: Path) -> None:
+    spec = write_spec(tmp_path, "crash")
     for report in (tmp_path / "old.json", tmp_path / "new.json"):
         if report.name == "old.json":
             report.write_text('{"complete": true}')
         done = subprocess.run(
-            [sys.executable, "-m", "conformance.cli", "--spec-root", str(write_spec(tmp_path, "crash")),
+            [sys.executable, "-m", "conformance.cli", "--spec-root", str(spec),
              "--report", str(report), *bad],
             capture_output=True, text=True, timeout=BOUND, check=False, cwd=ROOT,
         )  # fmt: skip
@@ -196,7 +197,7 @@ def test_a_usage_error_leaves_no_report_old_or_empty(bad: tuple[str, str], tmp_p
 def test_a_report_is_replaced_whole_or_not_at_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conformance.reports import atomic, json_report  # noqa: PLC0415
+    from conformance.reports import json_report  # noqa: PLC0415
 
     path = tmp_path / "report.json"
     empty = json_report.RunReport("impl", "1", ("core",), "0", "now", ())
@@ -206,7 +207,7 @@ def test_a_report_is_replaced_whole_or_not_at_all(
     def dies_midway(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(atomic.os, "fsync", dies_midway)
+    monkeypatch.setattr(os, "fsync", dies_midway)
     with pytest.raises(OSError, match="No space left"):
         json_report.write_report(empty, path)
     assert path.read_text() == before
@@ -217,7 +218,9 @@ def test_a_report_is_replaced_whole_or_not_at_all(
 
 
 @pytest.mark.parametrize("dist", ["load", "loadscope", "loadgroup"])
-def test_a_crash_costs_one_example_under_every_accepted_dist_mode(dist: str, tmp_path: Path) -> None:
+def test_a_crash_costs_one_example_under_every_accepted_dist_mode(
+    dist: str, tmp_path: Path
+) -> None:
     with suite(write_spec(tmp_path, "crash"), "-n", "2", "--dist", dist) as process:
         output = finish(process)
     assert process.returncode == 1, output

@@ -35,7 +35,7 @@ class CappedOutput(doctest._SpoofOut):  # type: ignore[name-defined,misc]
         return len(text)
 
     def getvalue(self) -> str:
-        value = str(super().getvalue())
+        value: str = super().getvalue()
         if self.dropped:
             value += (
                 f"[... {self.dropped} more characters of output dropped: an example's "
@@ -47,7 +47,8 @@ class CappedOutput(doctest._SpoofOut):  # type: ignore[name-defined,misc]
         if not size:
             self.dropped = 0
         super().truncate(size)
-        return self.tell()
+        position: int = self.tell()
+        return position
 
 
 def cap_text(text: str, cap: int = OUTPUT_CAP) -> str:
