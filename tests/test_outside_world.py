@@ -355,3 +355,48 @@ def test_an_output_flood_is_capped_and_leaves_the_worker_as_it_was(tmp_path: Pat
     assert "198951424 more characters of output dropped" in output
     assert "more characters dropped: captured output is kept up to" in output
     assert len(output) < 8 * 2**20  # the 20 MB of stderr are not all shown
+
+
+# -- the watchdog's folders, and a crash from a thread an earlier example left -------------
+
+
+def test_watchdog_folders_of_runs_killed_outright_are_removed_by_the_next_run(
+    tmp_path: Path,
+) -> None:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = temp / f"forkwait-watchdog-{gone.pid}-abcd"  # its controller is dead
+    stale.mkdir()
+    (stale / "gw0.txt").write_text("")
+    alive = temp / f"forkwait-watchdog-{os.getpid()}-efgh"  # a run still going
+    alive.mkdir()
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    with suite(write_spec(spec, "crash"), env={"TMPDIR": str(temp)}) as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    left = sorted(path.name for path in temp.iterdir() if not path.name.startswith("pytest-of-"))
+    assert left == [alive.name]
+
+
+def test_a_crash_from_a_thread_left_by_an_earlier_example_names_that_thread(
+    tmp_path: Path,
+) -> None:
+    folder = write_spec(tmp_path, "crash")
+    spec = folder / "faults.rst"
+    text = spec.read_text().replace(
+        "   base = 40\n",
+        "   import os, threading, time\n"
+        "   threading.Thread(target=lambda: (time.sleep(1), os._exit(9)), name='time-bomb',\n"
+        "                    daemon=True).start()\n"
+        "   base = 40\n",
+    )
+    spec.write_text(text.replace("   import os\n   os._exit(70)", "   time.sleep(5)"))
+    with suite(folder) as process:
+        output = finish(process)
+    report = read_report(folder / "report.json")
+    assert outcomes(report)["FAULT-1"] == ("failed", "crash"), output  # blamed on the next
+    assert "threads alive when this example started" in output
+    assert "time-bomb" in output

@@ -80,6 +80,8 @@ class Isolation:
         self, config: pytest.Config, catalog: Mapping[str, Requirement], options: RunOptions
     ) -> None:
         self.timeout: float = config.getoption("example_timeout") or 0.0
+        #: time.monotonic() when the current item began (its deadlines start after it)
+        self.item_started = 0.0
         self.catalog = catalog
         self.options = options
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
@@ -194,11 +196,13 @@ class Isolation:
 
     # -- worker (or a run without xdist) -----------------------------------------
 
-    @pytest.hookimpl(wrapper=True)
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_protocol(
         self, item: pytest.Item, nextitem: pytest.Item | None
     ) -> Iterator[None]:
-        """Arm the hard deadline around one spec example."""
+        """Arm the hard deadline around one spec example (outside pytest-timeout's
+        wrapper: its deadline starts after ``item_started``)."""
+        self.item_started = time.monotonic()
         if not isinstance(item, SpecItem) or not self.timeout:
             return (yield)
         grace = min(HARD_DEADLINE_GRACE, max(1.0, self.timeout))
@@ -227,15 +231,15 @@ class Isolation:
         If that is the code under test, the exception can be caught there, or kept
         as the outcome of a task nobody waits on (a plain fork runs its task in the
         caller's frame; so do the tasks of a controlled schedule), and the example
-        would go on to pass. Its call outlasting the deadline (whose timer started
-        before the call) shows the timeout struck and never surfaced.
+        would go on to pass. The item outlasting the deadline (measured, as
+        pytest-timeout measures it, from before the item's setup) shows the timeout
+        struck and never surfaced.
         """
         if not isinstance(item, SpecItem) or not self.timeout:
             return (yield)
-        started = time.monotonic()
         result = yield
-        elapsed = time.monotonic() - started
-        if elapsed > self.timeout:
+        elapsed = time.monotonic() - self.item_started
+        if elapsed >= self.timeout:
             raise pytest.fail.Exception(
                 f"Timeout (>{self.timeout:g}s): the example ran {elapsed:.1f} s, past "
                 "--example-timeout, and the timeout raised into it never surfaced (the "
