@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -67,8 +67,16 @@ class _PytestParser:
         return _PytestGroup(self._parser.add_argument_group(description or name))
 
 
+class _Parser(argparse.ArgumentParser):
+    """Exits with pytest's usage-error status (4), not argparse's 2: 2 means stopped."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(int(pytest.ExitCode.USAGE_ERROR), f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Run the forkwait spec's examples against an implementation and report "
         "per requirement.",
@@ -154,8 +162,8 @@ def stop_like_ctrl_c() -> None:
 
 
 def _discard_old_report(args: list[str]) -> None:
-    """An earlier run's report at --report goes before anything can fail: a run that
-    stops on bad input must not leave it, looking like its own."""
+    """An earlier run's report at --report goes when the command line is wrong: a run
+    that stops on bad input must not leave it, looking like its own."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--report")
     known, _ = parser.parse_known_args(args)
@@ -168,13 +176,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["matrix"]:
         return matrix_main(args[1:])
     ours = args[: args.index("--")] if "--" in args else args
-    _discard_old_report(ours)
-    stop_like_ctrl_c()
-    options, _ = build_parser().parse_known_args(ours)
+    try:
+        options, _ = build_parser().parse_known_args(ours)
+    except SystemExit as exc:
+        if exc.code:  # a usage error
+            _discard_old_report(ours)
+        raise
     if options.list:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
+    if options.report:  # before pytest, whose own usage errors come before the plugin's
+        discard(Path(options.report))
+    stop_like_ctrl_c()
     return int(pytest.main(pytest_args(_to_pytest(args), options.spec_root)))
 
 

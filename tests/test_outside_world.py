@@ -177,7 +177,14 @@ def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
 
 
 @pytest.mark.parametrize(
-    "bad", [("--impl", "bogus:x"), ("--example-timeout", "-1"), ("--spec-root", "/no/such")]
+    "bad",
+    [
+        ("--impl", "bogus:x"),
+        ("--example-timeout", "-1"),
+        ("--example-timeout", "soon"),  # refused by the command's own parser
+        ("--spec-root", "/no/such"),
+        ("--no-such-option", "x"),  # refused by pytest's
+    ],
 )
 def test_a_usage_error_leaves_no_report_old_or_empty(bad: tuple[str, str], tmp_path: Path) -> None:
     spec = write_spec(tmp_path, "crash")
@@ -238,8 +245,8 @@ def test_a_crash_costs_one_example_under_every_accepted_dist_mode(
     ("args", "said"),
     [
         (("-n", "0"), "-n 0 (or no pytest-xdist) runs every example in this process"),
-        (("--dist", "worksteal"), "--dist worksteal: under it a crashing example is run again"),
-        (("--dist", "each"), "--dist each: under it a crashing example is run again"),
+        (("--dist", "worksteal"), "--dist worksteal: when a worker crashes, xdist's work"),
+        (("--dist", "each"), "--dist each: it runs every example on every worker"),
     ],
 )
 def test_a_mode_where_a_crash_would_cost_more_is_refused(

@@ -37,6 +37,11 @@ from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read
 
 #: --dist modes under which a crash costs one example (sphinx_doctest/scheduling.py)
 SURVIVING_DIST = ("load", "loadfile", "loadscope", "loadgroup")
+#: why the other modes are refused
+_UNSURVIVABLE = {
+    "each": "it runs every example on every worker, so one crash is counted once per worker",
+    "worksteal": "when a worker crashes, xdist's work stealing blames another example",
+}
 #: ini option (forkwait-conformance sets it): examples must run in worker processes
 REQUIRE_WORKERS_INI = "forkwait_require_workers"
 
@@ -129,10 +134,10 @@ def check_distribution(config: pytest.Config) -> None:
             )
         return
     if dist not in SURVIVING_DIST:
+        why = _UNSURVIVABLE.get(dist, "a crashing example would not fail alone")
         raise ReportError(
-            f"--dist {dist}: under it a crashing example is run again or blamed on another "
-            f"one; use --dist {' or '.join(SURVIVING_DIST)} (each keeps a document's "
-            "examples on one worker, and a crash fails its own example only)"
+            f"--dist {dist}: {why}; use --dist {', '.join(SURVIVING_DIST)} (each keeps a "
+            "document's examples on one worker, and a crash fails its own example only)"
         )
 
 

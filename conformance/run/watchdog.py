@@ -102,6 +102,8 @@ class WorkerSide:
         self.pid = os.getpid()
         with contextlib.suppress(OSError):
             os.setpgid(0, 0)  # fails if already a group leader: then it already is one
+        if hasattr(signal, "SIGTTOU"):  # out of the terminal's foreground group, writing
+            signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # to it must not stop the worker
         _die_with_parent()
         (folder / f"{worker}.pid").write_text(str(self.pid), encoding="utf-8")
         #: threads of the harness itself, alive before any example ran
