@@ -189,7 +189,8 @@ class ControllerSide:
                         if read_beacon(path) == beacon:  # not replaced meanwhile
                             self.killed[path.stem] = beacon
                             _kill_group(beacon.pid)
-                            path.unlink()
+                            with contextlib.suppress(FileNotFoundError):
+                                path.unlink()
 
     def setup_error(self, worker: str) -> str | None:
         """The traceback a worker left that could not set up, if it did."""
