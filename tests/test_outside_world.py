@@ -260,6 +260,15 @@ def test_a_mode_where_a_crash_would_cost_more_is_refused(
     assert not (tmp_path / "report.json").exists()
 
 
+def test_in_process_runs_when_asked_to_explicitly(tmp_path: Path) -> None:
+    folder = write_spec(tmp_path, "system-exit")
+    with suite(folder, "-n", "0", "-o", "forkwait_require_workers=false") as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    assert "created: 1/1 worker" not in output
+    assert outcomes(read_report(folder / "report.json"))["FAULT-1"] == ("failed", "exception")
+
+
 # -- item 6: an adapter that loads here but not in the workers --------------------------------
 
 WORKERS_ONLY_FAILURE = """\
@@ -268,7 +277,8 @@ from conformance.adapters.reference import adapter as reference
 
 
 def adapter():
-    if "PYTEST_XDIST_WORKER" in os.environ:
+    # xdist gives each run's workers its own id (this test may run in a worker itself)
+    if os.environ.get("PYTEST_XDIST_TESTRUNUID", "") != os.environ["OUTER_RUN"]:
         raise RuntimeError("no accelerator in this process")
     return reference()
 """
@@ -282,12 +292,15 @@ def test_an_adapter_that_fails_only_in_workers_stops_the_run_once_with_its_trace
     with suite(
         write_spec(tmp_path, "crash"),
         "--impl", "picky_adapter:adapter",
-        env={"PYTHONPATH": str(tmp_path)},
+        env={
+            "PYTHONPATH": str(tmp_path),
+            "OUTER_RUN": os.environ.get("PYTEST_XDIST_TESTRUNUID", ""),
+        },
     ) as process:  # fmt: skip
         output = finish(process, 60)
     assert process.returncode == pytest.ExitCode.USAGE_ERROR, output
     assert "worker gw0 (which imports it afresh) could not load it" in output
-    assert 'picky_adapter.py", line 7, in adapter' in output  # the adapter's traceback
+    assert 'picky_adapter.py", line 8, in adapter' in output  # the adapter's traceback
     assert "RuntimeError: no accelerator in this process" in output
     assert "replacing crashed worker" not in output
     assert not (tmp_path / "report.json").exists()
@@ -377,6 +390,8 @@ def test_watchdog_folders_of_runs_killed_outright_are_removed_by_the_next_run(
     stale = temp / f"forkwait-watchdog-{gone.pid}-abcd"  # its controller is dead
     stale.mkdir()
     (stale / "gw0.txt").write_text("")
+    an_hour_ago = time.time() - 3600
+    os.utime(stale, (an_hour_ago, an_hour_ago))
     alive = temp / f"forkwait-watchdog-{os.getpid()}-efgh"  # a run still going
     alive.mkdir()
     spec = tmp_path / "spec"

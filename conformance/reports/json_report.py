@@ -17,8 +17,8 @@ from typing import Any
 
 from conformance import __version__
 from conformance.adapter import Adapter
-from conformance.reports import atomic
 from conformance.catalog.vocabulary import PROFILES
+from conformance.reports import atomic
 from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 
 FORMAT = 2

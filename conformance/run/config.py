@@ -129,8 +129,8 @@ def check_distribution(config: pytest.Config) -> None:
             raise ReportError(
                 "-n 0 (or no pytest-xdist) runs every example in this process, where one "
                 "crash or wedge ends the whole run and loses every verdict: give -n 1 (the "
-                "default) or more. To debug one example in-process, run python -m pytest "
-                "-p conformance.run.plugin --spec-root DIR DIR -n 0"
+                "default) or more. To run in-process all the same (to debug an example, or "
+                f"for an implementation that cannot crash), add -o {REQUIRE_WORKERS_INI}=false"
             )
         return
     if dist not in SURVIVING_DIST:

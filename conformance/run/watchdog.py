@@ -38,6 +38,8 @@ from typing import Any
 #: seconds between two looks of the controller at its workers' beacons
 POLL_INTERVAL = 0.2
 FOLDER_PREFIX = "forkwait-watchdog-"
+#: seconds a dead run's folder stays (a pid seen from another pid namespace looks dead)
+STALE_AFTER = 600.0
 #: key of xdist's workerinput holding the folder
 WORKERINPUT_KEY = "forkwait_watchdog_dir"
 _PR_SET_PDEATHSIG = 1
@@ -58,12 +60,16 @@ class Beacon:
 
 
 def make_folder() -> Path:
-    """The run's folder, after removing those of earlier runs whose controller is gone."""
+    """The run's folder, after removing those of earlier runs killed outright: this
+    user's, named after a controller that is gone, untouched for :data:`STALE_AFTER`."""
     base = Path(tempfile.gettempdir())
-    for stale in base.glob(f"{FOLDER_PREFIX}*"):
-        pid = stale.name.removeprefix(FOLDER_PREFIX).partition("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(stale, ignore_errors=True)
+    for stale in base.glob(f"{FOLDER_PREFIX}*-*"):
+        pid, _, _ = stale.name.removeprefix(FOLDER_PREFIX).partition("-")
+        with contextlib.suppress(OSError):
+            about = stale.stat()
+            idle = time.time() - about.st_mtime > STALE_AFTER
+            if about.st_uid == os.getuid() and idle and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(stale, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-"))
 
 
