@@ -201,8 +201,7 @@ class Isolation:
         self, item: pytest.Item, nextitem: pytest.Item | None
     ) -> Iterator[None]:
         """Arm the hard deadline around one spec example (outside pytest-timeout's
-        wrapper: its deadline starts after ``item_started``)."""
-        self.item_started = time.monotonic()
+        wrapper: its deadline starts after ``item_started``, set last before it)."""
         if not isinstance(item, SpecItem) or not self.timeout:
             return (yield)
         grace = min(HARD_DEADLINE_GRACE, max(1.0, self.timeout))
@@ -216,6 +215,7 @@ class Isolation:
             faulthandler.dump_traceback_later(self.timeout + grace, exit=True)
         else:
             faulthandler.dump_traceback_later(self.timeout + grace, exit=True, file=stream)
+        self.item_started = time.monotonic()
         try:
             return (yield)
         finally:
