@@ -109,7 +109,9 @@ class Adapter:
 
     def validate(self) -> Adapter:
         """Fail fast, listing every problem at once."""
-        problems = []
+        problems = _field_problems(self)
+        if problems:  # the checks below rely on the fields' types
+            raise AdapterError(f"adapter {self.name!r} is broken: " + "; ".join(problems))
         unknown = sorted(set(self.profiles) - set(PROFILES))
         if unknown:
             problems.append(f"unknown profiles {unknown} (known: {sorted(PROFILES)})")
@@ -125,6 +127,43 @@ class Adapter:
         if problems:
             raise AdapterError(f"adapter {self.name!r} is broken: " + "; ".join(problems))
         return self
+
+
+def _field_problems(adapter: Adapter) -> list[str]:
+    """Fields of the wrong type: an adapter is built by its author's code, and a dataclass
+    checks nothing (a list of expected failures, ``name=None``)."""
+    problems = [
+        f"{name} must be a non-empty string, got {value!r}"
+        for name, value in (("name", adapter.name), ("version", adapter.version))
+        if not isinstance(value, str) or not value.strip()
+    ]
+    profiles = adapter.profiles
+    if not isinstance(profiles, frozenset | set | list | tuple) or not all(
+        isinstance(profile, str) for profile in profiles
+    ):
+        problems.append(f"profiles must be a set of profile names, got {profiles!r}")
+    for name in ("expected_failures", "skips"):
+        entries = getattr(adapter, name)
+        if not isinstance(entries, Mapping) or not all(
+            isinstance(key, str) and isinstance(value, str | Entry)
+            for key, value in entries.items()
+        ):
+            problems.append(
+                f"{name} must map requirement IDs to reasons ({{'ID': 'why'}}, or "
+                f"conformance.adapter.Entry values), got {type(entries).__name__} "
+                f"{_short(entries)}"
+            )
+    filters = adapter.warning_filters
+    if not isinstance(filters, tuple | list) or not all(isinstance(f, str) for f in filters):
+        problems.append(f"warning_filters must be a tuple of strings, got {_short(filters)}")
+    if adapter.explorer is not None and not isinstance(adapter.explorer, Explorer):
+        problems.append(f"explorer must be an Explorer or None, got {_short(adapter.explorer)}")
+    return problems
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def available() -> dict[str, str]:

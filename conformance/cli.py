@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn
 
 import pytest
 
 from conformance import __version__
 from conformance.adapter import available
 from conformance.catalog.files import spec_dir
+from conformance.reports.atomic import discard, write_atomically
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
 from conformance.run import spec_html
@@ -36,7 +39,14 @@ they are ({PROG} -- --help shows pytest's own).
 
 {PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
 {PROG} spec [--open]         builds the spec's HTML, where the rule links of a run point.
+
+Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
+stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
+internal error; 4 a usage error (no report is written, and an earlier one at
+--report is removed).
 """
+#: signals that stop a run as Ctrl-C does (``timeout``, ``docker stop``, a closed terminal)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 class _PytestGroup:
@@ -59,8 +69,16 @@ class _PytestParser:
         return _PytestGroup(self._parser.add_argument_group(description or name))
 
 
+class _Parser(argparse.ArgumentParser):
+    """Exits with pytest's usage-error status (4), not argparse's 2: 2 means stopped."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(int(pytest.ExitCode.USAGE_ERROR), f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Run the forkwait spec's examples against an implementation and report "
         "per requirement.",
@@ -87,6 +105,7 @@ def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
     args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]
+    args += ["-o", "forkwait_require_workers=true"]  # -n 0 would lose the run to one crash
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
         # One worker process, so an example that crashes or wedges it fails alone; a
         # fresh worker takes over (conformance/sphinx_doctest/scheduling.py).
@@ -129,7 +148,7 @@ def matrix_main(argv: Sequence[str]) -> int:
     text = (to_rst if options.format == "rst" else to_markdown)(reports)
     if options.output:
         try:
-            options.output.write_text(text, encoding="utf-8")
+            write_atomically(options.output, text)
         except OSError as exc:
             parser.error(f"cannot write {options.output}: {exc.strerror or exc}")
     else:
@@ -161,6 +180,31 @@ def spec_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Stop the run as Ctrl-C does: pytest ends the session, the plugin ends the workers
+    and writes the report marked interrupted; exit status 2. Once is enough."""
+    for other in STOP_SIGNALS:
+        signal.signal(other, signal.SIG_IGN)
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+
+def stop_like_ctrl_c() -> None:
+    """Treat SIGTERM and SIGHUP as Ctrl-C (unless they are ignored, as under nohup)."""
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, _stop)
+
+
+def _discard_old_report(args: list[str]) -> None:
+    """An earlier run's report at --report goes when the command line is wrong: a run
+    that stops on bad input must not leave it, looking like its own."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--report")
+    known, _ = parser.parse_known_args(args)
+    if known.report:
+        discard(Path(known.report))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["matrix"]:
@@ -168,11 +212,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["spec"]:
         return spec_main(args[1:])
     ours = args[: args.index("--")] if "--" in args else args
-    options, _ = build_parser().parse_known_args(ours)
+    try:
+        options, _ = build_parser().parse_known_args(ours)
+    except SystemExit as exc:
+        if exc.code:  # a usage error
+            _discard_old_report(ours)
+        raise
     if options.list:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
+    if options.report:  # before pytest, whose own usage errors come before the plugin's
+        discard(Path(options.report))
+    stop_like_ctrl_c()
     return int(pytest.main(pytest_args(_to_pytest(args), options.spec_root)))
 
 

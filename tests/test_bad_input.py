@@ -127,3 +127,42 @@ def test_options_after_a_double_dash_go_to_pytest() -> None:
     )  # fmt: skip
     assert done.returncode == 0
     assert "pytest" in done.stdout + done.stderr
+
+
+BROKEN_ADAPTERS = """\
+from conformance.adapter import Adapter
+from conformance.adapters.reference import adapter as reference
+
+
+def listed():
+    return Adapter("listed", "1", reference().fw, frozenset({"core"}),
+                   expected_failures=["ONE-1"])
+
+
+def nameless():
+    return Adapter(None, "1", reference().fw, frozenset({"core"}))
+
+
+def no_profiles():
+    return Adapter("np", "1", reference().fw, None)
+"""
+
+
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [
+        ("listed", "expected_failures must map requirement IDs to reasons"),
+        ("nameless", "name must be a non-empty string, got None"),
+        ("no_profiles", "profiles must be a set of profile names, got None"),
+    ],
+)
+def test_an_adapter_whose_fields_have_the_wrong_type_is_a_clear_error(
+    pytester: pytest.Pytester, factory: str, message: str
+) -> None:
+    (pytester.path / "one.rst").write_text(ONE)
+    (pytester.path / "broken_adapters.py").write_text(BROKEN_ADAPTERS)
+    pytester.syspathinsert()
+    result = run_spec(pytester, "--impl", f"broken_adapters:{factory}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert message in result.stderr.str()
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()

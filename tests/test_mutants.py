@@ -400,7 +400,9 @@ def run_mutant(name: str, report: Path) -> Run:
         "no:hypothesispytest",
     ]
     if not mutant.isolated:
-        command += ["-n", "0"]  # no worker process to start: nothing can crash or wedge it
+        # no worker process to start: nothing can crash or wedge it (the command refuses
+        # -n 0 unless told that a crash may end the run)
+        command += ["-n", "0", "-o", "forkwait_require_workers=false"]
     start = time.monotonic()
     result = subprocess.run(
         command, capture_output=True, text=True, timeout=900, check=False, env=env, cwd=ROOT

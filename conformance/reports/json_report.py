@@ -18,6 +18,7 @@ from typing import Any
 from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
+from conformance.reports import atomic
 from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 from conformance.reports.verdict import Verdict, judge
 
@@ -172,18 +173,18 @@ def to_json(report: RunReport) -> dict[str, Any]:
 
 
 def write_report(report: RunReport, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(to_json(report), indent=2) + "\n", encoding="utf-8")
+    """Write atomically: a reader never sees half a report (reports/atomic.py)."""
+    atomic.write_atomically(path, json.dumps(to_json(report), indent=2) + "\n")
 
 
 def check_writable(path: Path) -> None:
-    """Fail now, not after the whole run, if the report cannot be written there."""
+    """Fail now, not after the whole run, if the report cannot be written there; remove
+    an earlier run's report, so that a run stopped before writing its own leaves none."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8"):
-            pass
+        atomic.check_writable(path)
     except OSError as exc:
         raise ReportError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
+    atomic.discard(path)
 
 
 class ReportError(ValueError):

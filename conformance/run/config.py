@@ -36,6 +36,16 @@ from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.cache import cache_root
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
+#: --dist modes under which a crash costs one example (sphinx_doctest/scheduling.py)
+SURVIVING_DIST = ("load", "loadfile", "loadscope", "loadgroup")
+#: why the other modes are refused
+_UNSURVIVABLE = {
+    "each": "it runs every example on every worker, so one crash is counted once per worker",
+    "worksteal": "when a worker crashes, xdist's work stealing blames another example",
+}
+#: ini option (forkwait-conformance sets it): examples must run in worker processes
+REQUIRE_WORKERS_INI = "forkwait_require_workers"
+
 #: a word of a -k expression that looks like a requirement ID (FORK-CALLS-1, FORK-CALLS)
 _REQUIREMENT_LIKE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
 
@@ -56,6 +66,14 @@ class RunSetup:
     options: RunOptions
     project: SphinxProject
     catalog: Mapping[str, Requirement]
+
+
+def claim_report(config: pytest.Config) -> None:
+    """Check first that ``--report`` can be written, and remove an earlier run's report
+    there: a run stopped by bad input then leaves none, rather than a stale one."""
+    report = config.getoption("report")
+    if report and not hasattr(config, "workerinput"):
+        check_writable(Path(report))
 
 
 def spec_location(config: pytest.Config) -> SpecLocation:
@@ -102,8 +120,31 @@ def check_not_another_spec(config: pytest.Config, root: Path) -> None:
             )
 
 
+def check_distribution(config: pytest.Config) -> None:
+    """Refuse the xdist modes under which one crash would not cost one example only."""
+    if hasattr(config, "workerinput"):
+        return
+    dist = config.getoption("dist", "no")
+    if dist == "no" or not config.getoption("tx", None):
+        if config.getini(REQUIRE_WORKERS_INI):
+            raise ReportError(
+                "-n 0 (or no pytest-xdist) runs every example in this process, where one "
+                "crash or wedge ends the whole run and loses every verdict: give -n 1 (the "
+                "default) or more. To run in-process all the same (to debug an example, or "
+                f"for an implementation that cannot crash), add -o {REQUIRE_WORKERS_INI}=false"
+            )
+        return
+    if dist not in SURVIVING_DIST:
+        why = _UNSURVIVABLE.get(dist, "a crashing example would not fail alone")
+        raise ReportError(
+            f"--dist {dist}: {why}; use --dist {', '.join(SURVIVING_DIST)} (each keeps a "
+            "document's examples on one worker, and a crash fails its own example only)"
+        )
+
+
 def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     """Check the command line and load what the run needs, before anything runs."""
+    check_distribution(config)
     timeout: float = config.getoption("example_timeout")
     if not math.isfinite(timeout) or timeout < 0:
         raise ReportError(
@@ -112,9 +153,6 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     schedules: int = config.getoption("schedules")
     if schedules < 0:
         raise ReportError(f"--schedules must be 0 or more, got {schedules}")
-    report = config.getoption("report")
-    if report and not hasattr(config, "workerinput"):
-        check_writable(Path(report))
     project = location.project(config)
     catalog = catalog_of(project)
     counts = example_counts(project, catalog)  # also checks the spec's structure

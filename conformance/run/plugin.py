@@ -22,9 +22,11 @@ from conformance.catalog.requirements import CatalogError
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
 from conformance.run.config import (
+    REQUIRE_WORKERS_INI,
     RunSetup,
     SpecLocation,
     check_not_another_spec,
+    claim_report,
     configure_run,
     in_scope,
     spec_location,
@@ -34,6 +36,7 @@ from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
 from conformance.run.spec_items import SpecItem, make_items
+from conformance.run.watchdog import record_setup_error
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
@@ -53,6 +56,12 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+    parser.addini(
+        REQUIRE_WORKERS_INI,
+        "refuse to run examples in the pytest process itself (forkwait-conformance sets it)",
+        type="bool",
+        default=False,
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,12 +69,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"profile_{profile}: requirement of profile {about}")
     config.addinivalue_line("markers", "requirement(id): the spec requirement an example tests")
     try:
+        claim_report(config)
         location = spec_location(config)
         if not in_scope(config, location.root):
             check_not_another_spec(config, location.root)
             return  # this run collects no spec document (e.g. unit tests only)
         setup = configure_run(config, location)
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
+        workerinput = getattr(config, "workerinput", None)
+        if workerinput is not None:  # loads in the controller, fails here: tell it why
+            record_setup_error(workerinput, exc)
         raise pytest.UsageError(str(exc)) from exc
     config.stash[_SPEC] = location
     config.stash[_SETUP] = setup

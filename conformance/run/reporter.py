@@ -207,6 +207,8 @@ class ConformanceReporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return  # a usage error leaves no report
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         report = self._report(interrupted)
         self.verdict = verdict = report.verdict()
@@ -218,7 +220,11 @@ class ConformanceReporter:
         if self.report_path is not None:
             write_report(report, self.report_path)
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, exitstatus: int
+    ) -> None:
+        if exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return  # no example could run (a worker could not load the implementation)
         verdict = self.verdict or self._report(interrupted=False).verdict()
         adapter = self.options.adapter
         write = terminalreporter.write_line

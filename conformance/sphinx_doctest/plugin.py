@@ -236,7 +236,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Keep documents whole on one worker (``load`` would split them)."""
-    if config.getvalue("dist") not in ("load", "loadfile"):
+    if config.getvalue("dist") not in ("load", "loadfile", "loadscope", "loadgroup"):
         return None
     scheduler = DocumentScheduling(config, log)
     config.stash[SCHEDULER_KEY] = scheduler

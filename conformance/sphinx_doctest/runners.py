@@ -21,6 +21,7 @@ from typing import Any
 from _pytest.outcomes import OutcomeException
 from sphinx.ext.doctest import DocTestBuilder, SphinxDocTestRunner
 
+from conformance.sphinx_doctest.capped import CappedOutput
 from conformance.sphinx_doctest.compiling import Place, compiling, format_exception
 from conformance.sphinx_doctest.model import Location
 
@@ -88,6 +89,9 @@ class Runner(SphinxDocTestRunner):
 
     def __init__(self, optionflags: int) -> None:
         super().__init__(verbose=False, optionflags=optionflags)
+        # an output flood must not stay in the worker (capped.py); set as doctest does,
+        # without declaring the private attribute's type here
+        setattr(self, "_fakeout", CappedOutput())  # noqa: B010
         self.places: list[Place] = []
         self.collected: list[ExampleFailure] = []
         self.current: doctest.Example | None = None

@@ -1,5 +1,7 @@
 """xdist scheduling that keeps a document's items together, survives crashes, and lets a
-worker retire.
+worker retire. It serves ``--dist load``, ``loadfile``, ``loadscope`` and ``loadgroup``
+alike (an ``xdist_group`` mark, which doc tests never carry, still keeps its tests
+together); ``each`` and ``worksteal`` keep xdist's own scheduling.
 
 A document's tests share their groups' namespaces, so splitting a document
 across workers makes each worker rebuild those namespaces (replaying the
@@ -39,6 +41,10 @@ class DocumentScheduling(LoadScopeScheduling):  # type: ignore[misc]
         self.retiring: set[str] = set()
 
     def _split_scope(self, nodeid: str) -> str:
+        """The item's file; under ``--dist loadgroup``, an ``xdist_group``'s name."""
+        grouped = nodeid.rfind("@") > nodeid.rfind("]")
+        if grouped and self.config.getvalue("dist") == "loadgroup":
+            return nodeid.rpartition("@")[2]
         return nodeid.split("::", 1)[0]
 
     def retire(self, worker_id: str) -> None:
