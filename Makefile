@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: conformance conformance-torch conformance-dask conformance-threads conformance-ray matrix test lint type docs docs-tools doctest check wheel-smoke clean
+.PHONY: peers conformance conformance-torch conformance-dask conformance-threads conformance-ray matrix test lint type docs docs-tools doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 
@@ -49,6 +49,15 @@ matrix: $(TORCH_STAMP) $(RAY_STAMP)
 	for impl in $(ENGINES); do \
 	  $(BIN)/forkwait-conformance --impl $$impl -q --report docs/_results/$$impl.json || exit 1; done
 	$(BIN)/forkwait-conformance matrix $(ENGINES:%=docs/_results/%.json)
+
+## per document, this engine and its peers (pytest-sphinx, pytest-doctestplus, stock sybil)
+## against sphinx-build -b doctest, in a throw-away venv so the peers' plugins stay out of .venv
+PEERS_VENV := build/peers-venv
+peers:
+	python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install -q -e . 'pytest-sphinx==0.7.1' 'pytest-doctestplus==1.7.1'
+	$(PEERS_VENV)/bin/python benchmarks/peers.py
 
 ## unit tests of reference_impl and conformance, plus the spec's examples (two workers)
 test: $(STAMP)

@@ -173,7 +173,8 @@ def fresh_copy(project: Path, target: Path) -> Copy:
     return Copy(target / source, target / confdir)
 
 
-def main() -> None:
+def main() -> int:
+    """Print the table; exit 1 if this engine disagrees with Sphinx on any document."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--details", action="store_true", help="every document's outcome")
     args = parser.parse_args()
@@ -203,7 +204,12 @@ def main() -> None:
         print(f"\nnot installed, so not run: {', '.join(missing)}")
     if args.details:
         print("\n" + "\n".join(details))
+    ours = counts[RUNNERS[0].name]
+    if ours["collects nothing"] or ours["disagree"]:
+        print(f"\n{RUNNERS[0].name} does not agree with Sphinx everywhere", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
