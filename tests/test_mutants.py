@@ -68,6 +68,8 @@ class Mutant:
     #: crashes the interpreter or hangs in C: needs the suite's worker process
     isolated: bool = False
     example_timeout: str = EXAMPLE_TIMEOUT
+    #: breaks only SHOULDs: run with --strict, so that the run fails as a MUST would
+    strict: bool = False
 
     @property
     def fails(self) -> frozenset[str]:
@@ -132,6 +134,7 @@ MUTANTS: dict[str, Mutant] = {
         extras={"FUTURE-CREATE-1": "the example checks that fw.wait gives the very result set"},
     ),
     "wait_accepts_non_futures": breaks("WAIT-NOT-A-FUTURE-1"),
+    "cycle_check_one_step": breaks("WAIT-SELF-1", isolated=True, strict=True),
     "wedges_in_c": breaks("WAIT-FROM-PYTHON-1", isolated=True),
     "rejects_future_parameters": breaks(
         "FUTURE-ANNOTATIONS-1",
@@ -225,6 +228,7 @@ MUTANTS: dict[str, Mutant] = {
         },
     ),
     "copies_arguments": breaks("DET-NO-COPY-1"),
+    "random_ignores_seed": breaks("DET-SCHEDULE-REPLAY-1"),
     # errors
     "raises_at_fork": breaks(
         "ERR-AT-WAIT-1",
@@ -239,6 +243,7 @@ MUTANTS: dict[str, Mutant] = {
             "FUTURE-WAIT-ALL-FIRST-1": _FAILED_FUTURE,
         },
     ),
+    "wait_again_other_type": breaks("ERR-WAIT-AGAIN-1"),
     "forgets_failure": breaks(
         "ERR-WAIT-AGAIN-1",
         extras={
@@ -292,6 +297,8 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "late_callbacks_never_run": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
     "forked_then_runs_at_once": breaks("FUTURE-FORKED-METHODS-1"),
+    "forked_callbacks_wait_for_a_wait": breaks("FUTURE-FORKED-METHODS-1"),
+    "value_before_done_is_none": breaks("FUTURE-VALUE-NOT-DONE-1"),
     "collect_all_ignores_pending_created": breaks("FUTURE-COLLECT-CREATED-1"),
     # caller context
     "tasks_in_empty_context": breaks(
@@ -399,6 +406,8 @@ def run_mutant(name: str, report: Path) -> Run:
         "-p",
         "no:hypothesispytest",
     ]
+    if mutant.strict:
+        command.append("--strict")
     if not mutant.isolated:
         command += ["-n", "0"]  # no worker process to start: nothing can crash or wedge it
     start = time.monotonic()
