@@ -37,10 +37,12 @@ MUTANT_DIR = ROOT / "tests" / "mutants"
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 
-#: short enough to keep hanging mutants quick, long enough for a loaded CI machine
-EXAMPLE_TIMEOUT = "3"
-#: for mutants whose failures are examples' own 5 s timeouts: they fail cleanly, no hang
-PATIENT_TIMEOUT = "8"
+#: every mutant run's --example-timeout. No passing example may come near it under load, or
+#: its verdict depends on the machine (issue 21, item 8): the slowest, LIFECYCLE-EXIT-1's, starts
+#: a new interpreter, 0.4 s on an idle machine and 2.7 s beside three CPU hogs, which a 3 s
+#: deadline failed; examples that give up on their own do so after 5 s. A mutant that hangs
+#: waits the deadline out, so it stays short of the default 30 s.
+EXAMPLE_TIMEOUT = "10"
 #: suite runs at a time: most are CPU-bound (two cores), a few mostly sleep
 PARALLEL_RUNS = 3
 
@@ -67,7 +69,6 @@ class Mutant:
     extras: Mapping[str, str] = field(default_factory=dict)
     #: crashes the interpreter or hangs in C: needs the suite's worker process
     isolated: bool = False
-    example_timeout: str = EXAMPLE_TIMEOUT
     #: breaks only SHOULDs: run with --strict, so that the run fails as a MUST would
     strict: bool = False
 
@@ -200,7 +201,6 @@ MUTANTS: dict[str, Mutant] = {
             "WAIT-FROM-PYTHON-1": _NEEDS_EARLY_RETURN,
             "WAIT-SELF-1": "the tasks run inside fork, before their futures are published",
         },
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "lazy_forks": breaks(
         "ASYNC-STARTS-1",
@@ -210,12 +210,10 @@ MUTANTS: dict[str, Mutant] = {
             "LIFECYCLE-EXIT-1": "a task nobody waits on never starts",
             "WAIT-SELF-1": "a task that waits on itself, when waited, blocks on its own lock",
         },
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "one_task_at_a_time": breaks(
         "ASYNC-CONCURRENT-1",
         extras={"LIFECYCLE-CALLERS-1": "the example's two tasks meet at a barrier"},
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "script_rejects_lambdas": breaks("SCRIPT-DYNAMIC-1"),
     # determinism
@@ -323,7 +321,7 @@ MUTANTS: dict[str, Mutant] = {
     "rejects_traced_callables": breaks("SCRIPT-FORKS-TRACED-1"),
     "trace_inlines_scripted_forks": breaks("TRACE-FORKS-SCRIPTED-1"),
     # threads and the process
-    "one_scripted_call_at_a_time": breaks("LIFECYCLE-CALLERS-1", example_timeout=PATIENT_TIMEOUT),
+    "one_scripted_call_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
     "abandons_tasks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     # trace
     "tensor_rsub_reversed": breaks("TRACE-TENSOR-1"),
@@ -397,7 +395,7 @@ def run_mutant(name: str, report: Path) -> Run:
         "--impl",
         f"tests.mutants.{name}:adapter",
         "--example-timeout",
-        mutant.example_timeout,
+        EXAMPLE_TIMEOUT,
         "--report",
         str(report),
         "-q",
@@ -425,9 +423,9 @@ wall_time: list[float] = []
 
 @pytest.fixture(scope="module")
 def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
-    """Every mutant's run; the slow ones start first, so the rest fill in around them."""
+    """Every mutant's run; the isolated (slowest) ones start first, the rest fill in around them."""
     folder = tmp_path_factory.mktemp("mutants")
-    order = sorted(MUTANTS, key=lambda n: (MUTANTS[n].example_timeout == EXAMPLE_TIMEOUT, n))
+    order = sorted(MUTANTS, key=lambda n: (not MUTANTS[n].isolated, n))
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
         futures = {name: pool.submit(run_mutant, name, folder / f"{name}.json") for name in order}
@@ -481,7 +479,12 @@ def test_every_must_is_killed(mutant_runs: dict[str, Run]) -> None:
 
 def test_a_hang_and_a_crash_fail_only_their_examples(mutant_runs: dict[str, Run]) -> None:
     for name, requirement, kind, expected_message in [
-        ("wedges_in_c", "WAIT-FROM-PYTHON-1", "hang", "hung past --example-timeout (3 s)"),
+        (
+            "wedges_in_c",
+            "WAIT-FROM-PYTHON-1",
+            "hang",
+            f"hung past --example-timeout ({EXAMPLE_TIMEOUT} s)",
+        ),
         ("wedges_in_c", "WAIT-FROM-PYTHON-1", "hang", "in wait\n"),  # the stack it hung in
         ("crashes_on_lambda", "FORK-CALLABLES-1", "crash", "crashed the interpreter"),
     ]:

@@ -1,5 +1,6 @@
 """then and add_done_callback on a forked future run only once someone waits on it."""
 
+import contextlib
 import threading
 import weakref
 from typing import Any
@@ -44,10 +45,8 @@ class Deferred(ref.Future[Any]):
             return
 
         def complete() -> None:
-            try:
+            with contextlib.suppress(Exception):  # ignored, as the reference logs it
                 callback(self)
-            except Exception:  # noqa: BLE001, S110 - ignored, as the reference logs it
-                pass
 
         with _lock:
             _deferred.setdefault(self, []).append(complete)
