@@ -287,6 +287,8 @@ MUTANTS: dict[str, Mutant] = {
     "completes_twice_silently": breaks("FUTURE-SET-ONCE-1"),
     "created_wait_does_not_block": breaks("FUTURE-WAKES-WAITERS-1"),
     "then_passes_value": breaks("FUTURE-THEN-1"),
+    "then_drops_base_exceptions": breaks("FUTURE-THEN-ERROR-1"),
+    "set_exception_accepts_anything": breaks("FUTURE-SET-EXCEPTION-1"),
     "then_swallows_errors": breaks(
         "FUTURE-THEN-ERROR-1",
         extras={
@@ -308,6 +310,7 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "tasks_see_later_caller_changes": breaks("CONTEXT-SNAPSHOT-1"),
     "plain_forks_share_context": breaks("CONTEXT-ISOLATED-1"),
+    "scripted_calls_in_a_copy": breaks("CONTEXT-CALLS-1"),
     # errors through nesting
     "hides_subtask_failures": breaks("ERR-NESTED-1"),
     "loses_base_exceptions": breaks("ERR-BASE-EXCEPTION-1"),
