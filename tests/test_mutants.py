@@ -9,8 +9,10 @@ the spec must be broken by at least one mutant. The mutation matrix
 (requirement x mutants that fail it) is printed in the terminal summary.
 
 Mutants that can neither crash nor hang in C run without a worker process
-(``-n 0``), which halves the cost of a run; the two that do need the suite's
-worker (one crashes, one wedges in C) keep it. The terminal summary says how
+(``-n 0``), which halves the cost of a run; the three that do need the suite's
+worker (one crashes, one wedges in C, one leaves threads blocked forever in a
+cycle of waits) keep it. A mutant that breaks only SHOULDs runs with
+``--strict``, so that its run fails as a MUST's would. The terminal summary says how
 long the runs took.
 """
 
