@@ -241,6 +241,7 @@ MUTANTS: dict[str, Mutant] = {
             "FUTURE-COLLECT-ALL-FAIL-1": _FAILED_FUTURE,
             "FUTURE-DONE-FAILED-1": _FAILED_FUTURE,
             "FUTURE-WAIT-ALL-FIRST-1": _FAILED_FUTURE,
+            "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
         },
     ),
     "wait_again_other_type": breaks("ERR-WAIT-AGAIN-1"),
