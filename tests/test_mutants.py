@@ -9,8 +9,10 @@ the spec must be broken by at least one mutant. The mutation matrix
 (requirement x mutants that fail it) is printed in the terminal summary.
 
 Mutants that can neither crash nor hang in C run without a worker process
-(``-n 0``), which halves the cost of a run; the two that do need the suite's
-worker (one crashes, one wedges in C) keep it. The terminal summary says how
+(``-n 0``), which halves the cost of a run; the three that do need the suite's
+worker (one crashes, one wedges in C, one leaves threads blocked forever in a
+cycle of waits) keep it. A mutant that breaks only SHOULDs runs with
+``--strict``, so that its run fails as a MUST's would. The terminal summary says how
 long the runs took.
 """
 
@@ -37,10 +39,12 @@ MUTANT_DIR = ROOT / "tests" / "mutants"
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 
-#: short enough to keep hanging mutants quick, long enough for a loaded CI machine
-EXAMPLE_TIMEOUT = "3"
-#: for mutants whose failures are examples' own 5 s timeouts: they fail cleanly, no hang
-PATIENT_TIMEOUT = "8"
+#: every mutant run's --example-timeout. No passing example may come near it under load, or
+#: its verdict depends on the machine (issue 21, item 8): the slowest, LIFECYCLE-EXIT-1's, starts
+#: a new interpreter, 0.4 s on an idle machine and 2.7 s beside three CPU hogs, which a 3 s
+#: deadline failed; examples that give up on their own do so after 5 s. A mutant that hangs
+#: waits the deadline out, so it stays short of the default 30 s.
+EXAMPLE_TIMEOUT = "10"
 #: suite runs at a time: most are CPU-bound (two cores), a few mostly sleep
 PARALLEL_RUNS = 3
 
@@ -67,7 +71,8 @@ class Mutant:
     extras: Mapping[str, str] = field(default_factory=dict)
     #: crashes the interpreter or hangs in C: needs the suite's worker process
     isolated: bool = False
-    example_timeout: str = EXAMPLE_TIMEOUT
+    #: breaks only SHOULDs: run with --strict, so that the run fails as a MUST would
+    strict: bool = False
 
     @property
     def fails(self) -> frozenset[str]:
@@ -132,6 +137,7 @@ MUTANTS: dict[str, Mutant] = {
         extras={"FUTURE-CREATE-1": "the example checks that fw.wait gives the very result set"},
     ),
     "wait_accepts_non_futures": breaks("WAIT-NOT-A-FUTURE-1"),
+    "cycle_check_one_step": breaks("WAIT-SELF-1", isolated=True, strict=True),
     "wedges_in_c": breaks("WAIT-FROM-PYTHON-1", isolated=True),
     "rejects_future_parameters": breaks(
         "FUTURE-ANNOTATIONS-1",
@@ -197,7 +203,6 @@ MUTANTS: dict[str, Mutant] = {
             "WAIT-FROM-PYTHON-1": _NEEDS_EARLY_RETURN,
             "WAIT-SELF-1": "the tasks run inside fork, before their futures are published",
         },
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "lazy_forks": breaks(
         "ASYNC-STARTS-1",
@@ -207,12 +212,10 @@ MUTANTS: dict[str, Mutant] = {
             "LIFECYCLE-EXIT-1": "a task nobody waits on never starts",
             "WAIT-SELF-1": "a task that waits on itself, when waited, blocks on its own lock",
         },
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "one_task_at_a_time": breaks(
         "ASYNC-CONCURRENT-1",
         extras={"LIFECYCLE-CALLERS-1": "the example's two tasks meet at a barrier"},
-        example_timeout=PATIENT_TIMEOUT,
     ),
     "script_rejects_lambdas": breaks("SCRIPT-DYNAMIC-1"),
     # determinism
@@ -225,6 +228,7 @@ MUTANTS: dict[str, Mutant] = {
         },
     ),
     "copies_arguments": breaks("DET-NO-COPY-1"),
+    "random_ignores_seed": breaks("DET-SCHEDULE-REPLAY-1"),
     # errors
     "raises_at_fork": breaks(
         "ERR-AT-WAIT-1",
@@ -237,8 +241,10 @@ MUTANTS: dict[str, Mutant] = {
             "FUTURE-COLLECT-ALL-FAIL-1": _FAILED_FUTURE,
             "FUTURE-DONE-FAILED-1": _FAILED_FUTURE,
             "FUTURE-WAIT-ALL-FIRST-1": _FAILED_FUTURE,
+            "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
         },
     ),
+    "wait_again_other_type": breaks("ERR-WAIT-AGAIN-1"),
     "forgets_failure": breaks(
         "ERR-WAIT-AGAIN-1",
         extras={
@@ -284,6 +290,8 @@ MUTANTS: dict[str, Mutant] = {
     "completes_twice_silently": breaks("FUTURE-SET-ONCE-1"),
     "created_wait_does_not_block": breaks("FUTURE-WAKES-WAITERS-1"),
     "then_passes_value": breaks("FUTURE-THEN-1"),
+    "then_drops_base_exceptions": breaks("FUTURE-THEN-ERROR-1"),
+    "set_exception_accepts_anything": breaks("FUTURE-SET-EXCEPTION-1"),
     "then_swallows_errors": breaks(
         "FUTURE-THEN-ERROR-1",
         extras={
@@ -292,6 +300,8 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "late_callbacks_never_run": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
     "forked_then_runs_at_once": breaks("FUTURE-FORKED-METHODS-1"),
+    "forked_callbacks_wait_for_a_wait": breaks("FUTURE-FORKED-METHODS-1"),
+    "value_before_done_is_none": breaks("FUTURE-VALUE-NOT-DONE-1"),
     "collect_all_ignores_pending_created": breaks("FUTURE-COLLECT-CREATED-1"),
     # caller context
     "tasks_in_empty_context": breaks(
@@ -303,6 +313,7 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "tasks_see_later_caller_changes": breaks("CONTEXT-SNAPSHOT-1"),
     "plain_forks_share_context": breaks("CONTEXT-ISOLATED-1"),
+    "scripted_calls_in_a_copy": breaks("CONTEXT-CALLS-1"),
     # errors through nesting
     "hides_subtask_failures": breaks("ERR-NESTED-1"),
     "loses_base_exceptions": breaks("ERR-BASE-EXCEPTION-1"),
@@ -316,7 +327,7 @@ MUTANTS: dict[str, Mutant] = {
     "rejects_traced_callables": breaks("SCRIPT-FORKS-TRACED-1"),
     "trace_inlines_scripted_forks": breaks("TRACE-FORKS-SCRIPTED-1"),
     # threads and the process
-    "one_scripted_call_at_a_time": breaks("LIFECYCLE-CALLERS-1", example_timeout=PATIENT_TIMEOUT),
+    "one_scripted_call_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
     "abandons_tasks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     # trace
     "tensor_rsub_reversed": breaks("TRACE-TENSOR-1"),
@@ -390,7 +401,7 @@ def run_mutant(name: str, report: Path) -> Run:
         "--impl",
         f"tests.mutants.{name}:adapter",
         "--example-timeout",
-        mutant.example_timeout,
+        EXAMPLE_TIMEOUT,
         "--report",
         str(report),
         "-q",
@@ -399,6 +410,8 @@ def run_mutant(name: str, report: Path) -> Run:
         "-p",
         "no:hypothesispytest",
     ]
+    if mutant.strict:
+        command.append("--strict")
     if not mutant.isolated:
         # no worker process to start: nothing can crash or wedge it (the command refuses
         # -n 0 unless told that a crash may end the run)
@@ -418,9 +431,9 @@ wall_time: list[float] = []
 
 @pytest.fixture(scope="module")
 def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
-    """Every mutant's run; the slow ones start first, so the rest fill in around them."""
+    """Every mutant's run; the isolated (slowest) ones start first, the rest fill in around them."""
     folder = tmp_path_factory.mktemp("mutants")
-    order = sorted(MUTANTS, key=lambda n: (MUTANTS[n].example_timeout == EXAMPLE_TIMEOUT, n))
+    order = sorted(MUTANTS, key=lambda n: (not MUTANTS[n].isolated, n))
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
         futures = {name: pool.submit(run_mutant, name, folder / f"{name}.json") for name in order}
@@ -474,7 +487,12 @@ def test_every_must_is_killed(mutant_runs: dict[str, Run]) -> None:
 
 def test_a_hang_and_a_crash_fail_only_their_examples(mutant_runs: dict[str, Run]) -> None:
     for name, requirement, kind, expected_message in [
-        ("wedges_in_c", "WAIT-FROM-PYTHON-1", "hang", "hung past --example-timeout (3 s)"),
+        (
+            "wedges_in_c",
+            "WAIT-FROM-PYTHON-1",
+            "hang",
+            f"hung past --example-timeout ({EXAMPLE_TIMEOUT} s)",
+        ),
         ("wedges_in_c", "WAIT-FROM-PYTHON-1", "hang", "in wait\n"),  # the stack it hung in
         ("crashes_on_lambda", "FORK-CALLABLES-1", "crash", "crashed the interpreter"),
     ]:

@@ -52,3 +52,22 @@ def test_every_requirement_has_an_example_and_every_example_a_requirement() -> N
 def test_every_rule_says_its_level_in_rfc_2119_words() -> None:
     for requirement in catalog_of(spec()).values():
         assert requirement.level in requirement.text, requirement.id
+
+
+def test_the_profiles_page_lists_the_fw_names_the_suite_checks() -> None:
+    """docs/profiles.rst's table says, per profile, what PROFILE_NAMES says."""
+    from docutils import nodes  # noqa: PLC0415
+
+    from conformance.catalog.vocabulary import PROFILE_NAMES  # noqa: PLC0415
+
+    table = next(spec().doctree("profiles").findall(nodes.table))
+    rows = [
+        [entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)
+    ]
+    header, body = rows[0], rows[1:]
+    listed = {
+        profile: {name.strip() for row in body if row[i] for name in row[0].split(",")}
+        for i, profile in enumerate(header)
+        if i
+    }
+    assert listed == {profile: set(names) for profile, names in PROFILE_NAMES.items()}

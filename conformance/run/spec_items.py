@@ -30,6 +30,8 @@ from conformance.sphinx_doctest.specs import TestSpec
 
 #: the name prefix of an example that follows no requirement
 OUTSIDE = "outside-requirements"
+#: the group of examples that check the adapter's explorer: skipped for an adapter without one
+EXPLORER_GROUP = "explorer"
 
 
 @dataclass(frozen=True)
@@ -180,6 +182,8 @@ class SpecItem(SybilItem):
                 f"{requirement.id}: profile {requirement.profile!r} is not claimed by "
                 f"implementation {adapter.name!r}"
             )
+        elif self.spec.group == EXPLORER_GROUP and adapter.explorer is None:
+            self._skip(f"{requirement.id}: implementation {adapter.name!r} gives no explorer")
         elif skip is not None and skip.covers(number):
             self._skip(f"{requirement.id} example {number}: not run ({skip.reason})")
         elif xfail is not None and xfail.covers(number):

@@ -1,0 +1,19 @@
+"""Cycle detection looks one step ahead: self-waits and 2-cycles raise, longer cycles hang."""
+
+from typing import Any
+
+from conformance.adapter import Adapter
+from reference_impl import _core
+from tests.mutants._base import mutant
+
+
+def _reaches_one_step(self: Any, target: Any) -> bool:
+    """The mutation: only the future itself and what it waits on directly are looked at."""
+    if self is target:
+        return True
+    return self._state != _core._DONE and self._waiting_on is target
+
+
+def adapter() -> Adapter:
+    _core.Core._reaches = _reaches_one_step  # type: ignore[method-assign] # its process only
+    return mutant("cycle-check-one-step")

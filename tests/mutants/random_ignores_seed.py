@@ -1,0 +1,21 @@
+"""The explorer's random:SEED schedules ignore their seed: every one is random:0."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from conformance.adapter import Adapter, Explorer
+from reference_impl import default_schedules, use_schedule
+from tests.mutants._base import mutant
+
+
+@contextmanager
+def use(name: str) -> Iterator[None]:
+    seeded = name.startswith("random:")
+    with use_schedule("random:0" if seeded else name):  # the mutation
+        yield
+
+
+def adapter() -> Adapter:
+    explorer = Explorer(schedules=default_schedules, use=use)
+    return replace(mutant("random-ignores-seed"), explorer=explorer)

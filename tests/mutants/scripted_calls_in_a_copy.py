@@ -1,0 +1,26 @@
+"""A scripted function called from plain Python runs in a copy of its caller's context."""
+
+import contextvars
+import functools
+import inspect
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def script(obj: Any) -> Any:
+    scripted = ref.script(obj)
+    if not inspect.isfunction(obj):
+        return scripted  # modules keep their attributes: functions are enough to tell
+
+    @functools.wraps(obj)
+    def in_a_copy(*args: Any, **kwargs: Any) -> Any:
+        return contextvars.copy_context().run(scripted, *args, **kwargs)  # the mutation
+
+    return in_a_copy
+
+
+def adapter() -> Adapter:
+    return mutant("scripted-calls-in-a-copy", script=script)

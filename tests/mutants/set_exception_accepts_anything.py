@@ -1,0 +1,22 @@
+"""set_exception accepts anything: a non-exception fails the future with RuntimeError(str)."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def set_exception(self, exception: Any) -> None:
+        if not isinstance(exception, BaseException):
+            exception = RuntimeError(str(exception))  # the mutation: no error, a failed future
+        super().set_exception(exception)
+
+
+def adapter() -> Adapter:
+    return mutant("set-exception-accepts-anything", Future=Future)

@@ -1,0 +1,28 @@
+"""A then callback that raises a BaseException (not an Exception) completes its future with None."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def then(self, callback: Any) -> Any:
+        def guarded(future: Any) -> Any:
+            try:
+                return callback(future)
+            except Exception:
+                raise
+            except BaseException:  # noqa: BLE001 - the mutation
+                return None
+
+        return super().then(guarded)
+
+
+def adapter() -> Adapter:
+    return mutant("then-drops-base-exceptions", Future=Future)

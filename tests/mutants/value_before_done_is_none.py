@@ -1,0 +1,22 @@
+"""value() on a future that is not done returns None, as if None had been set."""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def value(self) -> Any:
+        if not self.done():
+            return None  # the mutation: a value that was never set
+        return super().value()
+
+
+def adapter() -> Adapter:
+    return mutant("value-before-done-is-none", Future=Future)

@@ -1,0 +1,26 @@
+"""A failed future's later waits raise a RuntimeError with the same text, not the first type."""
+
+import weakref
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+_raised: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def wait(future: Any) -> Any:
+    try:
+        return ref.wait(future)
+    except Exception as error:
+        if not isinstance(future, ref.Future):
+            raise
+        if future in _raised:
+            raise RuntimeError(str(error)) from None  # the mutation: the type is lost
+        _raised.add(future)
+        raise
+
+
+def adapter() -> Adapter:
+    return mutant("wait-again-other-type", wait=wait)
