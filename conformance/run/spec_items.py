@@ -182,7 +182,7 @@ class SpecItem(SybilItem):
                 f"{requirement.id}: profile {requirement.profile!r} is not claimed by "
                 f"implementation {adapter.name!r}"
             )
-        elif self.spec.group == EXPLORER_GROUP and adapter.explorer is None:
+        elif self.sphinx.spec.group == EXPLORER_GROUP and adapter.explorer is None:
             self._skip(f"{requirement.id}: implementation {adapter.name!r} gives no explorer")
         elif skip is not None and skip.covers(number):
             self._skip(f"{requirement.id} example {number}: not run ({skip.reason})")
