@@ -45,9 +45,13 @@ conformance-ray: $(RAY_STAMP)
 
 ## re-record docs/_results/ (the docs' conformance matrix): every implementation the project ships
 ENGINES := reference torch dask threads ray
+## (recorded into build/results first: the spec's matrix page reads docs/_results while
+## each run reads the spec, and a failed run must not leave the matrix half re-recorded)
 matrix: $(TORCH_STAMP) $(RAY_STAMP)
+	mkdir -p build/results
 	for impl in $(ENGINES); do \
-	  $(BIN)/forkwait-conformance --impl $$impl -q --report docs/_results/$$impl.json || exit 1; done
+	  $(BIN)/forkwait-conformance --impl $$impl -q --report build/results/$$impl.json || exit 1; done
+	cp $(ENGINES:%=build/results/%.json) docs/_results/
 	$(BIN)/forkwait-conformance matrix $(ENGINES:%=docs/_results/%.json)
 
 ## per document, this engine and its peers (pytest-sphinx, pytest-doctestplus, stock sybil)

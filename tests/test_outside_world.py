@@ -422,3 +422,18 @@ def test_a_crash_from_a_thread_left_by_an_earlier_example_names_that_thread(
     assert outcomes(report)["FAULT-1"] == ("failed", "crash"), output  # blamed on the next
     assert "threads alive when this example started" in output
     assert "time-bomb" in output
+
+
+def test_a_relative_report_path_is_read_from_where_the_command_started(tmp_path: Path) -> None:
+    """The run names items from the spec folder; the report still lands where the user
+    said, relative to the folder the command was started in (as --junitxml does)."""
+    started_in = tmp_path / "here"
+    started_in.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--impl", "reference", "-q",
+         "-k", "FORK-CALLS-1", "--report", "out/r.json"],
+        capture_output=True, text=True, timeout=BOUND, check=False, cwd=started_in,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert read_report(started_in / "out" / "r.json").by_id()["FORK-CALLS-1"].outcome == "passed"

@@ -137,7 +137,10 @@ class ConformanceReporter:
         self.spec_warnings = spec_warnings.strip()
         self.results = RunResults(catalog)
         report = config.getoption("report")
-        self.report_path = Path(report) if report else None
+        # from where the command was started (as --junitxml is): the run's own
+        # working folder and invocation_params.dir (see _paths_from_spec) may differ
+        self.report_path = config.invocation_params.dir / report if report else None
+        self.report_shown = report
         self.first = FirstLook(options.strict)
         config.pluginmanager.register(self.first, "forkwait-first-look")
         self.verdict: Verdict | None = None
@@ -249,7 +252,7 @@ class ConformanceReporter:
         """Where to look next: the report, the failed rules' pages, what was left out."""
         notes = []
         if self.report_path is not None:
-            notes.append(f"every result: {self.report_path}")
+            notes.append(f"every result: {self.report_shown}")
         else:
             notes.append("every result as JSON: add --report out.json")
         failed = [
