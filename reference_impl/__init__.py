@@ -32,9 +32,6 @@ The rooms:
     replayable order a policy picks (``run_scheduled``, ``use_schedule``).
 ``tracing/``
     ``trace``: forks and waits recorded as a graph, and the ``tensor`` type.
-
-(``_graph`` and ``_tracing`` are old paths of ``tracing.graph`` and
-``tracing.scope``, kept for the mutants in ``tests/mutants``.)
 """
 
 from reference_impl._api import collect_all, fork, wait, wait_all

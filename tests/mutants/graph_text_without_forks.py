@@ -4,7 +4,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._graph import Graph
+from reference_impl.tracing.graph import Graph
 from tests.mutants._base import mutant
 
 

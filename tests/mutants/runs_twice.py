@@ -4,7 +4,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._tracing import active_scope
+from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
 
 
