@@ -14,7 +14,8 @@ environment, the engine fresh and with its Sphinx environment cached (through
 ``sphinx_sybil``), and the conformance CLI with its isolation worker, it times
 pytest alone collecting and running one bare custom item (``runtest`` does
 nothing) per test of the project: pytest's own per-item cost, a floor no
-one-item-per-test runner can go below.
+one-item-per-test runner can go below; and the same in one pytest-xdist
+worker, the floor of the CLI.
 
 What a user pays: the whole field runs twice, with bytecode cached and with
 ``PYTHONDONTWRITEBYTECODE=1`` (which this machine sets; pytest then rewrites
@@ -210,6 +211,12 @@ def pytest_floor(project: Project, out: Path) -> list[str]:
     return [sys.executable, "-m", "pytest", *NO_OTHERS, str(floor), "-q"]
 
 
+def pytest_floor_worker(project: Project, out: Path) -> list[str]:
+    """The same bare items in one pytest-xdist worker: the floor of the conformance CLI,
+    which runs its examples in such a worker (a second process, every report sent back)."""
+    return [*pytest_floor(project, out), "-n", "1"]
+
+
 def sphinx_build_cached(project: Project, out: Path) -> list[str]:
     """sphinx-build reusing its environment (no -E): it reads no document, only runs."""
     command = sphinx_build(project, out.parent / "sphinx-kept-out")
@@ -227,6 +234,7 @@ def contenders(spec: bool = False) -> list[Contender]:
         Contender("pytest, conftest with sphinx_sybil", pytest_sybil),
         Contender("forkwait-conformance (isolation worker)", conformance_cli),
         Contender("pytest alone: a bare item per test", pytest_floor),
+        Contender("  same, in one pytest-xdist worker (-n 1)", pytest_floor_worker),
     ]
     return [c for c in field_ if not (spec and c.command is pytest_sybil)]
 

@@ -24,6 +24,7 @@ from sybil.text import LineNumberOffsets
 
 from conformance.sphinx_doctest.document_run import DocumentRun
 from conformance.sphinx_doctest.evaluators import run_test
+from conformance.sphinx_doctest.gc_pause import collector_paused
 from conformance.sphinx_doctest.model import Block, document_groups
 from conformance.sphinx_doctest.project import SphinxProject
 from conformance.sphinx_doctest.specs import TestSpec, default_name, test_specs
@@ -125,7 +126,8 @@ class SphinxDocument(Document):
         if docname is None:
             raise ValueError(f"{path} is not a document of the Sphinx project {project.srcdir}")
         text = Path(path).read_text(encoding=project.config.source_encoding)
-        document = cls(text, path, project, docname)
+        with collector_paused():  # nothing built here is garbage (gc_pause.py)
+            document = cls(text, path, project, docname)
         for parser in parsers:
             for region in parser(document):
                 document.add(region)
