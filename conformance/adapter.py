@@ -185,6 +185,8 @@ def load_adapter(name: str, deadline: float = 0.0) -> Adapter:
                 target = target()
             except AdapterError:
                 raise
+            except ModuleNotFoundError as exc:  # an adapter that imports its engine lazily
+                raise AdapterError(_not_importable(name, exc)) from exc
             except BaseException as exc:
                 raise AdapterError(f"implementation {name!r} failed to load: {exc!r}") from exc
     if not isinstance(target, Adapter):
