@@ -33,7 +33,7 @@ from typing import IO, Any
 import pytest
 
 from conformance.catalog.requirements import Requirement
-from conformance.run.reporter import failure_kind
+from conformance.run.failure_kinds import failure_kind
 from conformance.run.spec_items import RunOptions, SpecItem, headline, requirement_from_nodeid
 from conformance.run.watchdog import (
     WORKERINPUT_KEY,

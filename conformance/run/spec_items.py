@@ -22,7 +22,7 @@ from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
 from conformance.catalog.requirements import Requirement, is_example, walk_document
-from conformance.run.reporter import is_timeout, timeout_text
+from conformance.run.failure_kinds import is_timeout, timeout_text
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.evaluators import DoctestFailed
