@@ -11,7 +11,8 @@ really is, so failures can point at the true file and line (Sphinx reports
 from __future__ import annotations
 
 import functools
-import linecache
+import os
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,11 +156,34 @@ def locate(node: nodes.Element, source: str, project: SphinxProject, docname: st
     first = next((line.strip() for line in source.splitlines() if line.strip()), None)
     start = node.line or 1
     if first is not None:
-        lines = linecache.getlines(name)
+        lines = _lines_of(name)
         for number in range(max(start - 1, 1), len(lines) + 1):
             if lines[number - 1].strip() == first:
                 return Location(path, number, name)
     return Location(path, node.line, name)
+
+
+def _lines_of(name: str) -> tuple[str, ...]:
+    """The file's lines, read once while it is unchanged.
+
+    Not through ``linecache``: a file put there is stat'ed again by every
+    ``doctest`` run after (``bdb.reset`` calls ``linecache.checkcache``), which
+    for a project's documents was 8% of a run's time."""
+    try:
+        stat = os.stat(name)
+    except OSError:
+        return ()
+    return _read_lines(name, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_lines(name: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    del mtime_ns, size  # only keys: a changed file is read again
+    try:
+        with tokenize.open(name) as file:  # as linecache reads (a coding cookie, else UTF-8)
+            return tuple(file.readlines())
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return ()
 
 
 @functools.lru_cache(maxsize=256)
