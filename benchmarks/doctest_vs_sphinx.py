@@ -12,10 +12,12 @@ Besides ``sphinx-build -E`` (the baseline) and ``sphinx-build`` reusing its
 environment, the engine fresh and with its Sphinx environment cached (through
 ``-p conformance.sphinx_doctest``, and through sybil: a conftest calling
 ``sphinx_sybil``), and the conformance CLI with its isolation worker, it times
-pytest alone collecting and running one bare custom item (``runtest`` does
-nothing) per test of the project: pytest's own per-item cost, a floor no
-one-item-per-test runner can go below; and the same in one pytest-xdist
-worker, the floor of the CLI.
+two floors. The cached plugin with the least per-item protocol a runner that
+gives each test its own item can have (minimal_protocol.py: a bound, not a
+runner). And pytest alone collecting and running one bare custom item
+(``runtest`` does nothing) per test of the project: pytest's own per-item cost,
+which no one-item-per-test runner using pytest's protocol can go below; and the
+same in one pytest-xdist worker, the floor of the CLI.
 
 What a user pays: the whole field runs twice, with bytecode cached and with
 ``PYTHONDONTWRITEBYTECODE=1`` (which this machine sets; pytest then rewrites
@@ -145,6 +147,13 @@ def pytest_plugin_cached(project: Project, out: Path) -> list[str]:
     return command
 
 
+def pytest_plugin_bound(project: Project, out: Path) -> list[str]:
+    """The cached plugin with the least per-item protocol (minimal_protocol.py): a bound
+    on what any one-item-per-test runner can reach here, not a runner to use."""
+    command = pytest_plugin_cached(project, out)
+    return [*command[:3], "-p", "benchmarks.minimal_protocol", *command[3:]]
+
+
 SYBIL_CONFTEST = """\
 from conformance.sphinx_doctest import sphinx_sybil
 
@@ -231,6 +240,7 @@ def contenders(spec: bool = False) -> list[Contender]:
         Contender("  same, environment cached (no -E)", sphinx_build_cached),
         Contender("pytest -p conformance.sphinx_doctest", pytest_plugin),
         Contender("  same, Sphinx environment cached", pytest_plugin_cached),
+        Contender("  same, least per-item protocol (a bound)", pytest_plugin_bound),
         Contender("pytest, conftest with sphinx_sybil", pytest_sybil),
         Contender("forkwait-conformance (isolation worker)", conformance_cli),
         Contender("pytest alone: a bare item per test", pytest_floor),
