@@ -31,6 +31,7 @@ from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
 from sphinx.config import Config
 from sphinx.ext.doctest import DocTestBuilder
 from sphinx.util.console import nocolor
+from sphinx.util.docutils import docutils_namespace, patch_docutils
 
 try:  # POSIX; elsewhere concurrent runs simply do not share a cache (see cache_folder)
     import fcntl
@@ -127,7 +128,15 @@ def _read(srcdir: Path, confdir: Path, folder: Path, overrides: dict[str, str]) 
     stream = io.StringIO()
     compile_before = vars(doctest).get("compile")
     nocolor()  # warnings are shown as plain text
-    with _locked(folder), warnings.catch_warnings():
+    # as sphinx-build reads: a docutils.conf beside conf.py applies, and what the app
+    # registers in docutils' globals (nodes, directives, roles) goes with the reading;
+    # left there, the next project read in this process warned of every node again
+    with (
+        _locked(folder),
+        patch_docutils(confdir),
+        docutils_namespace(),
+        warnings.catch_warnings(),
+    ):
         # extensions' own deprecation notices are not the project's problem
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", PendingDeprecationWarning)
