@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import concurrent.futures
 import importlib.util
-import io
 import re
 from pathlib import Path
 
 import pytest
-from sphinx.application import Sphinx
 
 from conformance.adapter import AdapterError, available, load_adapter
 from conformance.adapters import threads
 from conformance.catalog.expectations import check_known, load_entries
 from conformance.reports.json_report import read_report
+from tests import sphinx_app
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -41,13 +40,8 @@ def build(tmp_path: Path, page: str) -> tuple[str, str]:
         "extensions = ['conformance.sphinx_ext.requirements']\n", encoding="utf-8"
     )
     (source / "index.rst").write_text(page, encoding="utf-8")
-    warnings = io.StringIO()
-    app = Sphinx(
-        str(source), str(source), str(tmp_path / "out"), str(tmp_path / "doctrees"), "text",
-        status=None, warning=warnings, freshenv=True,
-    )  # fmt: skip
-    app.build()
-    return (tmp_path / "out" / "index.txt").read_text(encoding="utf-8"), warnings.getvalue()
+    _, warnings = sphinx_app.build(source, tmp_path / "out", tmp_path / "doctrees", "text")
+    return (tmp_path / "out" / "index.txt").read_text(encoding="utf-8"), warnings
 
 
 def test_the_directive_shows_the_adapter_file_itself(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ build (what the doctest builder and the suite do) runs none of the programs.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -16,12 +15,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from sphinx.application import Sphinx
 
 import reference_impl as fw
 from conformance.sphinx_ext.pictures import graph_dot
 from conformance.sphinx_ext.timeline import CALL, TASK, WAIT, record
 from conformance.sphinx_ext.timeline_svg import to_svg
+from tests import sphinx_app
 
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 
@@ -178,8 +177,8 @@ Demo
 
 
 def problems(warnings: str) -> list[str]:
-    """Sphinx's warnings, less those of a second Sphinx app in one process re-adding nodes."""
-    return [line for line in warnings.splitlines() if "already registered" not in line]
+    """Sphinx's warnings, a line each."""
+    return warnings.splitlines()
 
 
 def build(tmp_path: Path, builder: str, page: str) -> tuple[Path, str]:
@@ -192,14 +191,9 @@ def build(tmp_path: Path, builder: str, page: str) -> tuple[Path, str]:
     )
     (source / "index.rst").write_text(page, encoding="utf-8")
     shutil.copytree(RESULTS, source / "_results", dirs_exist_ok=True)
-    warnings = io.StringIO()
     out = tmp_path / builder
-    app = Sphinx(
-        str(source), str(source), str(out), str(tmp_path / f"doctrees-{builder}"), builder,
-        status=None, warning=warnings, freshenv=True,
-    )  # fmt: skip
-    app.build()
-    return out, warnings.getvalue()
+    _, warnings = sphinx_app.build(source, out, tmp_path / f"doctrees-{builder}", builder)
+    return out, warnings
 
 
 def page(nested: str = NESTED, scripted: str = SCRIPTED) -> str:

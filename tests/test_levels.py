@@ -8,7 +8,6 @@ reader gets: the box's permalink and level, the index's level column, and the
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from conformance.catalog.files import spec_dir
 from conformance.catalog.nodes import requirement_node
 from conformance.catalog.requirements import requirements_in
 from conformance.catalog.vocabulary import LEVELS
+from tests import sphinx_app
 
 REQUIREMENT = re.compile(r"^\.\. requirement:: (\S+)\n((?:   :[\w-]+:.*\n)*)", re.MULTILINE)
 
@@ -96,19 +96,7 @@ def build(tmp_path: Path, page: str) -> tuple[Sphinx, str]:
         encoding="utf-8",
     )
     (source / "index.rst").write_text(page, encoding="utf-8")
-    warnings = io.StringIO()
-    app = Sphinx(
-        str(source),
-        str(source),
-        str(tmp_path / "html"),
-        str(tmp_path / "doctrees"),
-        "html",
-        status=None,
-        warning=warnings,
-        freshenv=True,
-    )
-    app.build()
-    return app, warnings.getvalue()
+    return sphinx_app.build(source, tmp_path / "html", tmp_path / "doctrees", "html")
 
 
 def test_the_box_carries_its_level_and_a_permalink(tmp_path: Path) -> None:

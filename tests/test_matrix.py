@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from sphinx.application import Sphinx
 
 from conformance.reports.json_report import (
     ExampleRecord,
@@ -21,6 +20,7 @@ from conformance.reports.json_report import (
     write_report,
 )
 from conformance.reports.matrix import matrix_rows, reason_anchor, to_markdown, to_rst
+from tests import sphinx_app
 
 
 def example(outcome: str, kind: str = "", number: int = 1) -> ExampleRecord:
@@ -109,11 +109,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> str:
     )
     (source / "index.rst").write_text(PAGE, encoding="utf-8")
     write_report(ENGINE, source / "engine.json")
-    app = Sphinx(
-        str(source), str(source), str(root / "html"), str(root / "doctrees"), "html",
-        status=None, warning=None, freshenv=True,
-    )  # fmt: skip
-    app.build()
+    sphinx_app.build(source, root / "html", root / "doctrees", "html")
     return (root / "html" / "index.html").read_text(encoding="utf-8")
 
 
