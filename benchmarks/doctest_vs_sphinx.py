@@ -150,8 +150,7 @@ def pytest_plugin_cached(project: Project, out: Path) -> list[str]:
 def pytest_plugin_bound(project: Project, out: Path) -> list[str]:
     """The cached plugin with the least per-item protocol (minimal_protocol.py): a bound
     on what any one-item-per-test runner can reach here, not a runner to use."""
-    command = pytest_plugin_cached(project, out)
-    return [*command[:3], "-p", "benchmarks.minimal_protocol", *command[3:]]
+    return [*pytest_plugin_cached(project, out), "-p", "benchmarks.minimal_protocol"]
 
 
 SYBIL_CONFTEST = """\

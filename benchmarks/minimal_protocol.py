@@ -14,6 +14,7 @@ any correct protocol can reach on this project; it is not for real use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import pytest
 
@@ -40,8 +41,10 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
     ihook = item.ihook
 
-    def phase(when: str, run: Callable[[], None]) -> pytest.TestReport:
-        call = pytest.CallInfo.from_call(run, when=when)  # type: ignore[arg-type]
+    def phase(
+        when: Literal["setup", "call", "teardown"], run: Callable[[], None]
+    ) -> pytest.TestReport:
+        call = pytest.CallInfo.from_call(run, when=when)
         report: pytest.TestReport = ihook.pytest_runtest_makereport(item=item, call=call)
         ihook.pytest_runtest_logreport(report=report)
         return report
