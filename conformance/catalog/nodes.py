@@ -11,3 +11,16 @@ from docutils import nodes
 
 class requirement_node(nodes.Admonition, nodes.Element):
     """The box around one rule; attributes ``req_id``, ``profile``, ``level``, ``explore``."""
+
+
+class probes_node(nodes.General, nodes.Element):
+    """The folded section of probes after a requirement's examples; attribute ``req_id``.
+
+    Its test blocks run as the requirement's examples do, counted after them, in a
+    group of their own (:data:`PROBE_GROUP_PREFIX` + the ID) so that a run without
+    probes (``--quick``) never replays them to rebuild the examples' namespace.
+    """
+
+
+#: the doctest group of a requirement's probes: this prefix and the requirement's ID
+PROBE_GROUP_PREFIX = "probe:"

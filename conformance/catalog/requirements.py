@@ -15,7 +15,7 @@ from pathlib import Path
 from docutils import nodes
 
 from conformance.catalog.files import spec_conf_dir
-from conformance.catalog.nodes import requirement_node
+from conformance.catalog.nodes import probes_node, requirement_node
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
 _TEST_TYPES = ("testcode", "doctest")
@@ -59,6 +59,11 @@ def is_example(node: nodes.Node) -> bool:
     return isinstance(node, nodes.Element) and node.get("testnodetype") in _TEST_TYPES
 
 
+def is_probe(node: nodes.Node) -> bool:
+    """An example inside a ``.. probes::`` section: run and counted after the examples."""
+    return any(isinstance(a, probes_node) for a in _ancestors(node))
+
+
 def walk_document(
     project: SphinxProject, docname: str
 ) -> Iterator[tuple[nodes.Element, Requirement | None]]:
@@ -70,6 +75,12 @@ def walk_document(
         if isinstance(node, requirement_node):
             current = _requirement(node, docname, project)
             yield node, current
+        elif isinstance(node, probes_node) and (current is None or node["req_id"] != current.id):
+            raise CatalogError(
+                f"{node.source}, line {node.line}: probes of {node['req_id']} follow "
+                + (f"requirement {current.id}" if current else "no requirement")
+                + f"; put them after the examples of {node['req_id']}"
+            )
         elif is_example(node):
             box = next((a for a in _ancestors(node) if isinstance(a, requirement_node)), None)
             if box is not None:

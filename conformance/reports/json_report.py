@@ -36,6 +36,8 @@ class ExampleRecord:
     nodeid: str
     #: the .rst line of the example's first code line (0: unknown, or an older report)
     line: int = 0
+    #: one of the requirement's probes, not one of its examples (False in older reports)
+    probe: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ def _example(result: ExampleResult) -> ExampleRecord:
         result.message,
         result.nodeid,
         result.line,
+        result.probe,
     )
 
 

@@ -41,6 +41,8 @@ class ExampleResult:
     duration: float = 0.0
     #: the .rst line of its code's first line: the one its failure and JUnit name
     line: int = 0
+    #: one of the requirement's probes (``.. probes::``), not one of its examples
+    probe: bool = False
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -93,6 +95,7 @@ class RunResults:
                 props.get("group", ""),
                 props.get("schedule", ""),
                 line=int(props.get("line") or 0),
+                probe=props.get("kind") == "probe",
             )
         result.duration += report.duration
         outcome = item_outcome(report)

@@ -163,6 +163,7 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
         adapter=adapter,
         schedules=tuple(_schedules(config, adapter, schedules)),
         strict=config.getoption("strict_levels"),
+        quick=bool(config.getoption("quick")),
         docs_url=config.getoption("docs_url") or default_docs_url(location.root),
     )
     return RunSetup(options, project, catalog)

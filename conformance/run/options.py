@@ -56,6 +56,14 @@ def add_options(parser: _Parser) -> None:
         "adapter gives an explorer (others run each example once)",
     )
     group.addoption(
+        "--quick",
+        action="store_true",
+        default=False,
+        help="run the requirements' examples only, not their probes (the checks of each "
+        "rule's whole text, folded under it in the spec): a first look, not a verdict on "
+        "conformance",
+    )
+    group.addoption(
         "--schedule",
         default=None,
         metavar="NAME",

@@ -21,7 +21,8 @@ from docutils import nodes
 from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
-from conformance.catalog.requirements import Requirement, is_example, walk_document
+from conformance.catalog.nodes import PROBE_GROUP_PREFIX
+from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
 from conformance.run.failure_kinds import is_timeout, timeout_text
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
@@ -42,14 +43,25 @@ class RunOptions:
     schedules: tuple[str, ...]
     strict: bool
     docs_url: str
+    #: examples only, no probes (``--quick``)
+    quick: bool = False
 
 
 @dataclass(frozen=True)
 class ExampleOf:
-    """Which requirement an example belongs to, and its number there (from 1)."""
+    """Which requirement an example belongs to, and its number there (from 1).
+
+    A requirement's probes (``.. probes::``) are numbered after its examples, so that
+    an expected-failures entry names either kind by one number.
+    """
 
     requirement: Requirement | None
     number: int
+    probe: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "probe" if self.probe else "example"
 
 
 def examples_of(parent: DocumentFile) -> dict[int, ExampleOf]:
@@ -61,7 +73,7 @@ def examples_of(parent: DocumentFile) -> dict[int, ExampleOf]:
         if is_example(node):
             key = requirement.id if requirement else None
             counts[key] = counts.get(key, 0) + 1
-            found[id(node)] = ExampleOf(requirement, counts[key])
+            found[id(node)] = ExampleOf(requirement, counts[key], is_probe(node))
     return found
 
 
@@ -83,7 +95,10 @@ def _items_for(
 ) -> Iterator[pytest.Item]:
     sybil = parent.sybil
     if of is None:  # a group with setup/cleanup only: not an example of anything
-        yield SybilItem.from_parent(parent, sybil=sybil, example=example)
+        if not (options.quick and example.spec.group.startswith(PROBE_GROUP_PREFIX)):
+            yield SybilItem.from_parent(parent, sybil=sybil, example=example)
+        return
+    if of.probe and options.quick:
         return
     example.name = example_name(example.spec, of)
     yield SpecItem.from_parent(parent, sybil=sybil, example=example, of=of, options=options)
@@ -95,20 +110,25 @@ def _items_for(
 
 
 def example_name(spec: TestSpec, example: ExampleOf) -> str:
-    """``REQ-ID[n]``, plus ``[group]`` for a group other than ``default``."""
+    """``REQ-ID[n]``, plus ``[group]`` for a group other than ``default`` (or the probes')."""
     requirement = example.requirement
     base = f"{requirement.id}[{example.number}]" if requirement else f"{OUTSIDE}[{spec.line}]"
-    return base if spec.group == "default" else f"{base}[{spec.group}]"
+    plain = spec.group == "default" or spec.group.startswith(PROBE_GROUP_PREFIX)
+    return base if plain else f"{base}[{spec.group}]"
 
 
 def headline(
-    requirement: Requirement, number: int, schedule: str | None, options: RunOptions
+    requirement: Requirement,
+    number: int,
+    schedule: str | None,
+    options: RunOptions,
+    kind: str = "example",
 ) -> str:
     """Which rule an example checks, in its words, with a link: the head of every failure."""
     anchor = nodes.make_id(f"req-{requirement.id}")
     lines = [
         f"{requirement.id} ({requirement.level}, profile {requirement.profile}), "
-        f"example {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
+        f"{kind} {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
         textwrap.fill(requirement.text, width=96, initial_indent="  ", subsequent_indent="  "),
         f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
     ]
@@ -154,6 +174,7 @@ class SpecItem(SybilItem):
             ("profile", requirement.profile if requirement else ""),
             ("level", requirement.level if requirement else ""),
             ("example", str(of.number)),
+            ("kind", of.kind),
             ("group", sphinx.spec.group),
             ("line", str(first_code_line(sphinx.spec) or "")),
             ("schedule", sphinx.variant or ""),
@@ -212,4 +233,6 @@ class SpecItem(SybilItem):
     def headline(self) -> str:
         if self.requirement is None:
             return f"an example outside any requirement ({self.path}, line {self.sphinx.spec.line})"
-        return headline(self.requirement, self.of.number, self.sphinx.variant, self.options)
+        return headline(
+            self.requirement, self.of.number, self.sphinx.variant, self.options, self.of.kind
+        )

@@ -19,7 +19,8 @@ the spec has outgrown.
 Loading this extension also loads ``conformance.sphinx_ext.blocks`` (how example
 blocks are shown: "Output" captions, visible ``testsetup``) and
 ``conformance.sphinx_ext.matrix`` (``.. conformance-matrix::``) and
-``conformance.sphinx_ext.schema`` (``.. report-schema::``), so conf.py names
+``conformance.sphinx_ext.schema`` (``.. report-schema::``) and
+``conformance.sphinx_ext.probes`` (``.. probes::``), so conf.py names
 one extension for all of the spec's markup.
 """
 
@@ -36,7 +37,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from conformance.catalog.nodes import requirement_node
+from conformance.catalog.nodes import probes_node, requirement_node
+from conformance.catalog.requirements import is_probe
 from conformance.catalog.vocabulary import LEVELS, PROFILES
 
 logger = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ class RequirementInfo:
     text: str
     lineno: int
     examples: int = 0
+    probes: int = 0
 
 
 def _requirements(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
@@ -201,7 +204,7 @@ def fill_counts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def count_examples(app: Sphinx, doctree: nodes.document) -> None:
-    """Attribute each example to the requirement above it, in document order."""
+    """Attribute each example (and probe) to the requirement above it, in document order."""
     env = app.env
     known = _requirements(env)
     current: str | None = None
@@ -209,9 +212,18 @@ def count_examples(app: Sphinx, doctree: nodes.document) -> None:
         if isinstance(node, requirement_node):
             current = next(k for k, v in known.items() if v["target"] in node["ids"])
             continue
+        if isinstance(node, probes_node) and node["req_id"] != current:
+            logger.warning(
+                f"probes of {node['req_id']} follow "
+                + (f"requirement {current}" if current else "no requirement")
+                + f"; put them after the examples of {node['req_id']}",
+                location=node,
+            )
         if node.get("testnodetype") in _TEST_NODE_TYPES:
             if current is None:
                 logger.warning("example outside any requirement", location=node)
+            elif is_probe(node):
+                known[current]["probes"] += 1
             else:
                 known[current]["examples"] += 1
 
@@ -245,7 +257,7 @@ def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 ref,
                 info["level"],
                 info["profile"],
-                str(info["examples"]),
+                str(info["examples"]) + (f" (+{info['probes']} probes)" if info["probes"] else ""),
                 _rule_body(app, info),
             )
         group += body
@@ -314,6 +326,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("conformance.sphinx_ext.blocks")
     app.setup_extension("conformance.sphinx_ext.matrix")
     app.setup_extension("conformance.sphinx_ext.schema")
+    app.setup_extension("conformance.sphinx_ext.probes")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)
@@ -323,7 +336,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_css_file("forkwait.css")
     return {
         "version": "0.1",
-        "env_version": 2,
+        "env_version": 3,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
