@@ -29,6 +29,7 @@ from conformance.catalog.requirements import (
     is_example,
     walk_document,
 )
+from conformance.programs.seed import SEED_ENV
 from conformance.reports.json_report import ReportError, check_writable
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.run.spec_html import default_docs_url
@@ -153,6 +154,9 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     schedules: int = config.getoption("schedules")
     if schedules < 0:
         raise ReportError(f"--schedules must be 0 or more, got {schedules}")
+    probe_seed: int | None = config.getoption("probe_seed")
+    if probe_seed is not None:  # read where the generated-program probes run, which inherit it
+        os.environ[SEED_ENV] = str(probe_seed)
     project = location.project(config)
     catalog = catalog_of(project)
     counts = example_counts(project, catalog)  # also checks the spec's structure
