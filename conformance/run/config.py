@@ -224,4 +224,14 @@ def _schedules(config: pytest.Config, adapter: Adapter, count: int) -> list[str]
         except Exception as exc:
             raise AdapterError(f"--schedule {replay!r}: {exc}") from exc
         return [replay]
-    return list(explorer.schedules(count))
+    names = list(explorer.schedules(count))
+    distinct = dict.fromkeys(names)
+    if len(distinct) != count or not all(isinstance(n, str) and n.strip() for n in names):
+        # honoured or refused: a run must never explore fewer schedules than it says
+        raise AdapterError(
+            f"--schedules {count}: the explorer of implementation {adapter.name!r} gave "
+            f"{len(distinct)} distinct schedule names ({', '.join(map(repr, names[:5]))}"
+            f"{', ...' if len(names) > 5 else ''}), not {count}; ask for at most what it "
+            "can give, or fix its schedules()"
+        )
+    return names
