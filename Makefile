@@ -120,7 +120,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: test conformance conformance-torch conformance-dask conformance-threads conformance-ray lint type docs doctest wheel-smoke
+check: docs-tools browser-tools test conformance conformance-torch conformance-dask conformance-threads conformance-ray lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)
