@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-#: Debian's package (``apt-get install chromium``); ``make browser-tools`` installs it
+#: Debian's package (``apt-get install chromium``); ``make browser-tools`` checks for it
 CHROMIUM = "/usr/bin/chromium"
 #: headless, and quiet on a machine with no network but the loopback
 CHROMIUM_FLAGS = [
@@ -35,7 +35,7 @@ MIN_SVG_SCALE = 0.8
 def missing_browser() -> str | None:
     """Why the browser can't run here (a sentence naming the install), or None when it can."""
     if shutil.which(CHROMIUM) is None:
-        return f"{CHROMIUM} not found: `make browser-tools` installs Debian's chromium (root)"
+        return f"{CHROMIUM} not found: install Debian's chromium (sudo apt-get install chromium)"
     try:
         import playwright.sync_api  # noqa: F401, PLC0415
     except ImportError:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
@@ -35,14 +35,19 @@ PAGES = ["matrix", "requirements", "trace", "contributing", "validating"]
 WIDTHS = [1400, 1000]
 
 
+def _cannot_look(reason: str) -> NoReturn:
+    """Skip with ``reason``; fail instead where the browser test must run (CI)."""
+    if os.environ.get("FORKWAIT_REQUIRE_BROWSER"):
+        pytest.fail(f"FORKWAIT_REQUIRE_BROWSER is set, but {reason}")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium under Playwright, once per session; a skip (or, in CI, a failure)."""
+    """Debian's Chromium under Playwright, once per session."""
     reason = browser_pages.missing_browser()
     if reason is not None:
-        if os.environ.get("FORKWAIT_REQUIRE_BROWSER"):
-            pytest.fail(f"FORKWAIT_REQUIRE_BROWSER is set, but {reason}")
-        pytest.skip(reason)
+        _cannot_look(reason)
     with browser_pages.chromium() as chromium:
         yield chromium
 
@@ -63,7 +68,7 @@ def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     html = _fresh_build()
     if html is None:
         if shutil.which("dot") is None:
-            pytest.skip("the docs need Graphviz's dot: `make docs-tools` says how to install it")
+            _cannot_look("the docs need Graphviz's dot: `make docs-tools` says how to install it")
         html = tmp_path_factory.mktemp("html")
         command = [sys.executable, "-m", "sphinx", "-q", "-E", "-c", "conf", "docs", str(html)]
         built = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
