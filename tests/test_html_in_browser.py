@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parent.parent
 #: the pages the issue looked at: the matrix, "All requirements", and the three with pictures
 #: or wide tables of their own
-PAGES = ["matrix", "requirements", "trace", "contributing", "validating"]
+PAGES = ["matrix", "requirements", "trace", "contributing", "validating", "coverage", "wait"]
 WIDTHS = [1400, 1000]
 
 
