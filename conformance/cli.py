@@ -26,6 +26,13 @@ from conformance.catalog.files import spec_dir
 from conformance.reports.atomic import discard, write_atomically
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
+from conformance.reports.report_path import (
+    REPORT_NOT_WRITTEN,
+    claim,
+    clash,
+    junit_path,
+    run_inputs,
+)
 from conformance.run import spec_html
 from conformance.run.options import add_options
 
@@ -43,7 +50,10 @@ they are ({PROG} -- --help shows pytest's own).
 Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
 stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
 internal error; 4 a usage error (no report is written, and an earlier one at
---report is removed).
+--report is removed); {REPORT_NOT_WRITTEN} the run ended and printed its verdict, but its report
+could not be written (a full disk). --report replaces only a regular file that
+is no input of the run: a symbolic link, device, FIFO, folder, the spec's
+files, --xfails-file, --skips-file or the JUnit path there is a usage error.
 """
 #: signals that stop a run as Ctrl-C does (``timeout``, ``docker stop``, a closed terminal)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -195,14 +205,30 @@ def stop_like_ctrl_c() -> None:
             signal.signal(signum, _stop)
 
 
+def _report_and_inputs(args: list[str]) -> tuple[Path | None, dict[Path, str]]:
+    """The --report path of a command line, and every file of the run it must not harm."""
+    parser = argparse.ArgumentParser(add_help=False)
+    for option in ("--report", "--xfails-file", "--skips-file", "--spec-root"):
+        parser.add_argument(option)
+    known, _ = parser.parse_known_args(args)
+    if not known.report:
+        return None, {}
+    named = {
+        "--xfails-file": known.xfails_file,
+        "--skips-file": known.skips_file,
+        "the JUnit file (--junitxml)": junit_path(args),
+    }
+    root = Path(known.spec_root) if known.spec_root else spec_dir()
+    return Path(known.report), run_inputs(root, named)
+
+
 def _discard_old_report(args: list[str]) -> None:
     """An earlier run's report at --report goes when the command line is wrong: a run
-    that stops on bad input must not leave it, looking like its own."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--report")
-    known, _ = parser.parse_known_args(args)
-    if known.report:
-        discard(Path(known.report))
+    that stops on bad input must not leave it, looking like its own (but an input of
+    the run given as --report by mistake stays)."""
+    report, inputs = _report_and_inputs(args)
+    if report is not None and clash(report, inputs) is None:
+        discard(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -222,8 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
-    if options.report:  # before pytest, whose own usage errors come before the plugin's
-        discard(Path(options.report))
+    report, inputs = _report_and_inputs(args)
+    if report is not None:  # before pytest, whose own usage errors come before the plugin's
+        try:
+            claim(report, inputs)
+        except ReportError as exc:
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+            return int(pytest.ExitCode.USAGE_ERROR)
     stop_like_ctrl_c()
     return int(pytest.main(pytest_args(_to_pytest(args), options.spec_root)))
 

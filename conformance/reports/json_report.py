@@ -177,16 +177,6 @@ def write_report(report: RunReport, path: Path) -> None:
     atomic.write_atomically(path, json.dumps(to_json(report), indent=2) + "\n")
 
 
-def check_writable(path: Path) -> None:
-    """Fail now, not after the whole run, if the report cannot be written there; remove
-    an earlier run's report, so that a run stopped before writing its own leaves none."""
-    try:
-        atomic.check_writable(path)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
-    atomic.discard(path)
-
-
 class ReportError(ValueError):
     """A file that is not a forkwait conformance report, or cannot be written."""
 

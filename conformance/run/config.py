@@ -29,7 +29,8 @@ from conformance.catalog.requirements import (
     is_example,
     walk_document,
 )
-from conformance.reports.json_report import ReportError, check_writable
+from conformance.reports.json_report import ReportError
+from conformance.reports.report_path import claim, run_inputs
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
@@ -69,11 +70,18 @@ class RunSetup:
 
 
 def claim_report(config: pytest.Config) -> None:
-    """Check first that ``--report`` can be written, and remove an earlier run's report
-    there: a run stopped by bad input then leaves none, rather than a stale one."""
+    """Check first that ``--report`` can be written without harming a file of the user's
+    or an input of the run, and remove an earlier run's report there: a run stopped by
+    bad input then leaves none, rather than a stale one (reports/report_path.py)."""
     report = config.getoption("report")
     if report and not hasattr(config, "workerinput"):
-        check_writable(Path(report))
+        named = {
+            "--xfails-file": config.getoption("xfails_file"),
+            "--skips-file": config.getoption("skips_file"),
+            "the JUnit file (--junitxml)": getattr(config.option, "xmlpath", None),
+        }
+        root = Path(config.getoption("spec_root") or spec_dir())
+        claim(config.invocation_params.dir / report, run_inputs(root, named))
 
 
 def spec_location(config: pytest.Config) -> SpecLocation:
