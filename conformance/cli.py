@@ -13,6 +13,7 @@ import argparse
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -107,6 +108,21 @@ def cache_dir() -> Path:
     return Path(base) / "forkwait-conformance"
 
 
+def check_cache(folder: Path) -> str | None:
+    """Why the per-user cache ``folder`` cannot be used (an unwritable HOME or
+    XDG_CACHE_HOME), in one line, or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return (
+            f"cannot use the cache folder {folder}: {exc.strerror or exc}; set XDG_CACHE_HOME "
+            "(or HOME) to a folder you can write"
+        )
+    return None
+
+
 def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
     """The pytest command line that runs the spec documents with the plugin."""
     docs = Path(spec_root).resolve() if spec_root else spec_dir()
@@ -133,13 +149,22 @@ def _to_pytest(args: list[str]) -> list[str]:
     return ["--strict-levels" if arg == "--strict" else arg for arg in args]
 
 
+def _usage_error(parser: argparse.ArgumentParser, message: str) -> int:
+    """Bad input (not a bad command line): one line naming it, and status 4."""
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    return int(pytest.ExitCode.USAGE_ERROR)
+
+
 def matrix_main(argv: Sequence[str]) -> int:
     """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=f"{PROG} matrix",
         description="Render requirement x implementation results from --report JSON files: "
         "the runs, totals per profile, then one row per requirement with its level and, per "
         "implementation, its outcome and the kind of failure (output, exception, timeout...).",
+        epilog="Exit status: 0 the tables were written; 4 a usage error: a file that is not a "
+        "report (malformed, not matching report.schema.json, nested too deeply) or an output "
+        "that cannot be written, named in one line.",
     )
     parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
     parser.add_argument(
@@ -154,13 +179,13 @@ def matrix_main(argv: Sequence[str]) -> int:
     try:
         reports = [read_report(path) for path in options.reports]
     except ReportError as exc:
-        parser.error(str(exc))
+        return _usage_error(parser, str(exc))
     text = (to_rst if options.format == "rst" else to_markdown)(reports)
     if options.output:
         try:
             write_atomically(options.output, text)
         except OSError as exc:
-            parser.error(f"cannot write {options.output}: {exc.strerror or exc}")
+            return _usage_error(parser, f"cannot write {options.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
     return 0
@@ -179,6 +204,10 @@ def spec_main(argv: Sequence[str]) -> int:
         "--verbose", action="store_true", help="show Sphinx's progress and warnings"
     )
     options = parser.parse_args(argv)
+    problem = check_cache(spec_html.cache_root())
+    if problem is not None:
+        print(f"{PROG} spec: {problem}", file=sys.stderr)
+        return 1
     try:
         index = spec_html.build(quiet=not options.verbose)
     except spec_html.SpecBuildError as exc:
@@ -248,6 +277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
+    problem = check_cache(cache_dir())
+    if problem is not None:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return int(pytest.ExitCode.USAGE_ERROR)
     report, inputs = _report_and_inputs(args)
     if report is not None:  # before pytest, whose own usage errors come before the plugin's
         try:
