@@ -12,6 +12,7 @@ from conformance.sphinx_doctest.compiling import format_exception
 from conformance.sphinx_doctest.model import Block
 from conformance.sphinx_doctest.runners import WHERE_NOTE, ExampleFailure, RunResult
 
+
 def numbered_source(failure: ExampleFailure) -> list[str]:
     """The example's whole source, each line prefixed with its true line number: a failure
     is read against every line that ran (an example that launches a program ends with
