@@ -41,8 +41,8 @@ def add_options(parser: _Parser) -> None:
         type=float,
         default=DEFAULT_EXAMPLE_TIMEOUT,
         metavar="SECONDS",
-        help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; at most "
-        f"{MAX_EXAMPLE_TIMEOUT:g}; 0: no limit). "
+        help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit), "
+        f"at most {MAX_EXAMPLE_TIMEOUT:g}. "
         "A hang Python can interrupt fails the example as timed out and the next one runs in "
         "a fresh worker; one it cannot (C code holding the GIL) ends the worker process, "
         "which pytest-xdist replaces (forkwait-conformance runs one worker for this). A "

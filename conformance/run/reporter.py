@@ -33,6 +33,8 @@ from conformance.run.worker_lines import reword_worker_lines
 _CLI_INI = Path(__file__).parents[1] / "cli-pytest.ini"
 #: failed requirements the verdict links to, at most
 _LINKS = 5
+#: the section of the spec's pages that explains the table, the verdict and the reports
+_READING = "validating.html#reports"
 
 
 class FirstLook:
@@ -218,9 +220,17 @@ class ConformanceReporter:
             notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
         if len(failed) > _LINKS:
             notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")
-        if failed and docs_url.startswith("file:") and not is_built():
-            notes.append("the rules' pages are not built yet: forkwait-conformance spec")
         notes += self._left_out(verdict)
+        notes += self._read_on(docs_url)
+        return notes
+
+    @staticmethod
+    def _read_on(docs_url: str) -> list[str]:
+        """Where to read on, passing or not: the spec as HTML, and the page on results."""
+        built = "" if not docs_url.startswith("file:") or is_built() else " (not built yet)"
+        notes = [f"the spec as HTML{built}: forkwait-conformance spec --open"]
+        if docs_url:
+            notes.append(f"how to read these results: {docs_url}{_READING}")
         return notes
 
     def _left_out(self, verdict: Verdict) -> list[str]:
