@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.cli import build_parser, main
+from conformance.reports.atomic import NotReplaceable, write_atomically
+from conformance.reports.json_report import RunReport, write_report
 from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from tests.conftest import run_spec
 
@@ -151,11 +154,36 @@ def test_a_report_that_cannot_be_written_at_the_end_still_gives_the_verdict(
 
 
 def test_the_exit_status_of_an_unwritten_report_is_documented() -> None:
-    from conformance.cli import build_parser  # noqa: PLC0415
-
     help_text = " ".join(build_parser().format_help().split())
     assert f"{REPORT_NOT_WRITTEN} the run ended and printed its verdict, but its report" in (
         help_text
     )
     docs = " ".join((ROOT / "docs" / "validating.rst").read_text().split())
     assert f"``{REPORT_NOT_WRITTEN}`` the run ended and printed its verdict" in docs
+
+
+def test_a_path_that_became_a_link_during_the_run_is_not_replaced(tmp_path: Path) -> None:
+    """The writer checks again at the end: the path may have changed since the run began."""
+    kept = tmp_path / "kept.txt"
+    kept.write_text("the user's\n")
+    link = tmp_path / "r.json"
+    link.symlink_to(kept)
+    with pytest.raises(NotReplaceable, match="it is a symbolic link, which is never replaced"):
+        write_atomically(link, "{}\n")
+    assert link.is_symlink()
+    assert kept.read_text() == "the user's\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt", "r.json"]  # no temp left
+
+
+def test_matrix_output_never_replaces_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.json"
+    write_report(RunReport("impl", "1", ("core",), "0", "now", ()), report)
+    (tmp_path / "kept.md").write_text("the user's\n")
+    (tmp_path / "m.md").symlink_to(tmp_path / "kept.md")
+    status = main(["matrix", str(report), "--output", str(tmp_path / "m.md")])
+    assert status == pytest.ExitCode.USAGE_ERROR
+    assert "it is a symbolic link, which is never replaced" in capsys.readouterr().err
+    assert (tmp_path / "kept.md").read_text() == "the user's\n"
+    assert (tmp_path / "m.md").is_symlink()
