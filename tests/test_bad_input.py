@@ -276,3 +276,16 @@ def test_matrix_on_a_report_breaking_its_schema_names_where(
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1, err
     assert f"{path} is not a forkwait conformance report: the report.requirements[0]" in err
+
+
+def test_the_spec_command_names_an_unusable_cache_folder_in_one_line(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "spec"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "XDG_CACHE_HOME": str(not_a_folder)},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"cannot use the cache folder {not_a_folder}/forkwait-spec/" in done.stderr
