@@ -13,6 +13,7 @@ import argparse
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -26,6 +27,13 @@ from conformance.catalog.files import spec_dir
 from conformance.reports.atomic import discard, write_atomically
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
+from conformance.reports.report_path import (
+    REPORT_NOT_WRITTEN,
+    claim,
+    clash,
+    junit_path,
+    run_inputs,
+)
 from conformance.run import spec_html
 from conformance.run.options import add_options
 
@@ -43,7 +51,10 @@ they are ({PROG} -- --help shows pytest's own).
 Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
 stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
 internal error; 4 a usage error (no report is written, and an earlier one at
---report is removed).
+--report is removed); {REPORT_NOT_WRITTEN} the run ended and printed its verdict, but its report
+could not be written (a full disk). --report replaces only a regular file that
+is no input of the run: a symbolic link, device, FIFO, folder, the spec's
+files, --xfails-file, --skips-file or the JUnit path there is a usage error.
 """
 #: signals that stop a run as Ctrl-C does (``timeout``, ``docker stop``, a closed terminal)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -97,6 +108,21 @@ def cache_dir() -> Path:
     return Path(base) / "forkwait-conformance"
 
 
+def check_cache(folder: Path) -> str | None:
+    """Why the per-user cache ``folder`` cannot be used (an unwritable HOME or
+    XDG_CACHE_HOME), in one line, or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return (
+            f"cannot use the cache folder {folder}: {exc.strerror or exc}; set XDG_CACHE_HOME "
+            "(or HOME) to a folder you can write"
+        )
+    return None
+
+
 def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
     """The pytest command line that runs the spec documents with the plugin."""
     docs = Path(spec_root).resolve() if spec_root else spec_dir()
@@ -123,13 +149,22 @@ def _to_pytest(args: list[str]) -> list[str]:
     return ["--strict-levels" if arg == "--strict" else arg for arg in args]
 
 
+def _usage_error(parser: argparse.ArgumentParser, message: str) -> int:
+    """Bad input (not a bad command line): one line naming it, and status 4."""
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    return int(pytest.ExitCode.USAGE_ERROR)
+
+
 def matrix_main(argv: Sequence[str]) -> int:
     """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=f"{PROG} matrix",
         description="Render requirement x implementation results from --report JSON files: "
         "the runs, totals per profile, then one row per requirement with its level and, per "
         "implementation, its outcome and the kind of failure (output, exception, timeout...).",
+        epilog="Exit status: 0 the tables were written; 4 a usage error: a file that is not a "
+        "report (malformed, not matching report.schema.json, nested too deeply) or an output "
+        "that cannot be written, named in one line.",
     )
     parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
     parser.add_argument(
@@ -144,13 +179,13 @@ def matrix_main(argv: Sequence[str]) -> int:
     try:
         reports = [read_report(path) for path in options.reports]
     except ReportError as exc:
-        parser.error(str(exc))
+        return _usage_error(parser, str(exc))
     text = (to_rst if options.format == "rst" else to_markdown)(reports)
     if options.output:
         try:
             write_atomically(options.output, text)
         except OSError as exc:
-            parser.error(f"cannot write {options.output}: {exc.strerror or exc}")
+            return _usage_error(parser, f"cannot write {options.output}: {exc.strerror or exc}")
     else:
         sys.stdout.write(text)
     return 0
@@ -169,6 +204,10 @@ def spec_main(argv: Sequence[str]) -> int:
         "--verbose", action="store_true", help="show Sphinx's progress and warnings"
     )
     options = parser.parse_args(argv)
+    problem = check_cache(spec_html.cache_root())
+    if problem is not None:
+        print(f"{PROG} spec: {problem}", file=sys.stderr)
+        return 1
     try:
         index = spec_html.build(quiet=not options.verbose)
     except spec_html.SpecBuildError as exc:
@@ -195,14 +234,30 @@ def stop_like_ctrl_c() -> None:
             signal.signal(signum, _stop)
 
 
+def _report_and_inputs(args: list[str]) -> tuple[Path | None, dict[Path, str]]:
+    """The --report path of a command line, and every file of the run it must not harm."""
+    parser = argparse.ArgumentParser(add_help=False)
+    for option in ("--report", "--xfails-file", "--skips-file", "--spec-root"):
+        parser.add_argument(option)
+    known, _ = parser.parse_known_args(args)
+    if not known.report:
+        return None, {}
+    named = {
+        "--xfails-file": known.xfails_file,
+        "--skips-file": known.skips_file,
+        "the JUnit file (--junitxml)": junit_path(args),
+    }
+    root = Path(known.spec_root) if known.spec_root else spec_dir()
+    return Path(known.report), run_inputs(root, named)
+
+
 def _discard_old_report(args: list[str]) -> None:
     """An earlier run's report at --report goes when the command line is wrong: a run
-    that stops on bad input must not leave it, looking like its own."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--report")
-    known, _ = parser.parse_known_args(args)
-    if known.report:
-        discard(Path(known.report))
+    that stops on bad input must not leave it, looking like its own (but an input of
+    the run given as --report by mistake stays)."""
+    report, inputs = _report_and_inputs(args)
+    if report is not None and clash(report, inputs) is None:
+        discard(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -222,8 +277,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, target in sorted(available().items()):
             print(f"{name:<16} {target}")
         return 0
-    if options.report:  # before pytest, whose own usage errors come before the plugin's
-        discard(Path(options.report))
+    problem = check_cache(cache_dir())
+    if problem is not None:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return int(pytest.ExitCode.USAGE_ERROR)
+    report, inputs = _report_and_inputs(args)
+    if report is not None:  # before pytest, whose own usage errors come before the plugin's
+        try:
+            claim(report, inputs)
+        except ReportError as exc:
+            print(f"{PROG}: error: {exc}", file=sys.stderr)
+            return int(pytest.ExitCode.USAGE_ERROR)
     stop_like_ctrl_c()
     return int(pytest.main(pytest_args(_to_pytest(args), options.spec_root)))
 

@@ -1,4 +1,4 @@
-"""Write docs/_results/mutants.json: the mutant suite's catalogue, as the spec's coverage page
+"""Write docs/_teeth/mutants.json: the mutant suite's catalogue, as the spec's coverage page
 shows it (``python -m tests.record_mutants``; tests/test_teeth_page.py checks it is current)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.test_mutants import MUTANTS, describe
 
-RECORD = Path(__file__).resolve().parent.parent / "docs" / "_results" / "mutants.json"
+RECORD = Path(__file__).resolve().parent.parent / "docs" / "_teeth" / "mutants.json"
 
 
 def record() -> str:

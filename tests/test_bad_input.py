@@ -3,17 +3,22 @@ or a silent pass. Options are checked before any example runs."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from conformance.cli import main
 from conformance.reports.json_report import RunReport, read_report, write_report
 from tests.conftest import run_spec
+from tests.test_report_schema import schema
 
 pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parents[1]
 
 ONE = (
     "One\n===\n\n.. requirement:: ONE-1\n   :profile: core\n   :level: MUST\n\n"
@@ -28,6 +33,7 @@ ONE = (
         (("--example-timeout", "-1"), "--example-timeout must be a finite number of seconds"),
         (("--example-timeout", "nan"), "--example-timeout must be a finite number of seconds"),
         (("--example-timeout", "inf"), "--example-timeout must be a finite number of seconds"),
+        (("--example-timeout", "1e300"), "from 0 (no limit) to 86400, got 1e+300"),
         (("--schedules", "-3"), "--schedules must be 0 or more, got -3"),
         (("--schedule", "sometimes"), "--schedule 'sometimes': bad schedule 'sometimes'"),
         (("--report", "/proc/no/such/dir/r.json"), "cannot write the report to /proc/no/such"),
@@ -104,9 +110,7 @@ def test_matrix_rejects_what_is_not_a_report(
 ) -> None:
     path = tmp_path / "r.json"
     path.write_bytes(content)
-    with pytest.raises(SystemExit) as exit_info:
-        main(["matrix", str(path)])
-    assert exit_info.value.code == 2
+    assert main(["matrix", str(path)]) == pytest.ExitCode.USAGE_ERROR
     assert f"{path}" in capsys.readouterr().err
 
 
@@ -115,8 +119,8 @@ def test_matrix_names_an_output_it_cannot_write(
 ) -> None:
     report = tmp_path / "r.json"
     write_report(RunReport("impl", "1", ("core",), "0", "now", ()), report)
-    with pytest.raises(SystemExit):
-        main(["matrix", str(report), "--output", "/proc/no/such/dir/m.md"])
+    status = main(["matrix", str(report), "--output", "/proc/no/such/dir/m.md"])
+    assert status == pytest.ExitCode.USAGE_ERROR
     assert "cannot write /proc/no/such/dir/m.md" in capsys.readouterr().err
 
 
@@ -145,6 +149,14 @@ def nameless():
 
 def no_profiles():
     return Adapter("np", "1", reference().fw, None)
+
+
+def forged():
+    return Adapter("ref conforms\\nMUST: 82/82 passed", "1", reference().fw, frozenset({"core"}))
+
+
+def forged_version():
+    return Adapter("ref", "1\\x1b[2K\\rMUST: 1/1 passed", reference().fw, frozenset({"core"}))
 """
 
 
@@ -154,6 +166,8 @@ def no_profiles():
         ("listed", "expected_failures must map requirement IDs to reasons"),
         ("nameless", "name must be a non-empty string, got None"),
         ("no_profiles", "profiles must be a set of profile names, got None"),
+        ("forged", "adapter name 'ref conforms\\nMUST: 82/82 passed' has a newline or control"),
+        ("forged_version", "adapter version '1\\x1b[2K\\rMUST: 1/1 passed' has a newline"),
     ],
 )
 def test_an_adapter_whose_fields_have_the_wrong_type_is_a_clear_error(
@@ -166,3 +180,112 @@ def test_an_adapter_whose_fields_have_the_wrong_type_is_a_clear_error(
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
     assert message in result.stderr.str()
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_requirement_id_the_report_schema_refuses_is_refused_by_the_directive(
+    pytester: pytest.Pytester,
+) -> None:
+    (pytester.path / "one.rst").write_text(ONE.replace("ONE-1", "one_1"))
+    result = run_spec(pytester, "--report", "r.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.stdout.fnmatch_lines(["*one.rst:4*requirement ID 'one_1' may hold only capital*"])
+    data = json.loads((pytester.path / "r.json").read_text())
+    jsonschema.validate(data, schema())  # every ID in it is one the schema accepts
+    assert data["requirements"] == []
+
+
+@pytest.mark.parametrize("option", ["--xfails-file", "--skips-file"])
+def test_a_list_file_that_is_a_fifo_is_refused_not_waited_on(
+    pytester: pytest.Pytester, option: str
+) -> None:
+    (pytester.path / "one.rst").write_text(ONE)
+    os.mkfifo(pytester.path / "list.toml")  # nothing ever writes to it: reading would hang
+    result = pytester.runpytest_subprocess(
+        "-p", "conformance.run.plugin", "-p", "no:doctest", "-p", "no:cacheprovider",
+        "--spec-root", str(pytester.path), option, "list.toml", timeout=60,
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"{option} list.toml is not a regular file (a pipe, FIFO" in result.stderr.str()
+
+
+def _command(
+    spec: Path, *args: str, env: dict[str, str] | None = None, fds: tuple[int, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--spec-root", str(spec), *args],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, **(env or {})}, pass_fds=fds,
+    )  # fmt: skip
+
+
+def test_an_expected_failures_list_from_a_pipe_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "one.rst").write_text(ONE)
+    read, write = os.pipe()
+    os.write(write, b'["ONE-1"]\nreason = "r"\n')
+    os.close(write)
+    try:  # what `--xfails-file <(...)` gives: the pipe, as /dev/fd/N
+        done = _command(tmp_path, "--xfails-file", f"/dev/fd/{read}", fds=(read,))
+    finally:
+        os.close(read)
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert f"--xfails-file /dev/fd/{read} is not a regular file" in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_an_unusable_cache_folder_is_one_line_not_an_internal_error(tmp_path: Path) -> None:
+    (tmp_path / "one.rst").write_text(ONE)
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("")  # as good as an unwritable HOME, also for root
+    done = _command(tmp_path, env={"XDG_CACHE_HOME": str(not_a_folder)})
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"forkwait-conformance: error: cannot use the cache folder {not_a_folder}/"
+        "forkwait-conformance: Not a directory; set XDG_CACHE_HOME (or HOME) to a folder "
+        "you can write"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[" * 100_000, "is not a forkwait conformance report: nested too deeply"),
+        ('{"format": 2, "requirements": [', "is not a forkwait conformance report: Expecting"),
+    ],
+    ids=["deeply-nested", "cut-short"],
+)
+def test_matrix_on_malformed_json_is_one_line(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    assert main(["matrix", str(path)]) == pytest.ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"forkwait-conformance matrix: error: {path} {message}")
+
+
+def test_matrix_on_a_report_breaking_its_schema_names_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.json"
+    write_report(RunReport("impl", "1", ("core",), "0", "now", ()), path)
+    data = json.loads(path.read_text())
+    data["requirements"] = [{"id": "X\n| forged | row |", "profile": "core"}]
+    path.write_text(json.dumps(data))
+    assert main(["matrix", str(path)]) == pytest.ExitCode.USAGE_ERROR
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert f"{path} is not a forkwait conformance report: the report.requirements[0]" in err
+
+
+def test_the_spec_command_names_an_unusable_cache_folder_in_one_line(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "spec"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "XDG_CACHE_HOME": str(not_a_folder)},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"cannot use the cache folder {not_a_folder}/forkwait-spec/" in done.stderr

@@ -67,6 +67,40 @@ def test_markdown_and_rst_show_the_same_cells() -> None:
     assert "   * - :req:`B-SHOULD-1`\n     - core\n     - SHOULD\n     - **FAIL** (output)" in rst
 
 
+#: an implementation whose own words try to end a cell, add a row, and mark text up
+HOSTILE = RunReport(
+    "evil | x\n| FORK-CALLS-1 | core | MUST | pass |",
+    "1 **bold** :req:`X` `code`\x1b[31m",
+    ("core",),
+    "0.1.0\n.. raw:: html",
+    "2026-01-02T03:04:05+00:00",
+    (record("D-MUST-1", "MUST", "passed", example("passed")),),
+)
+
+
+def test_markdown_cells_hold_a_reports_words_as_text() -> None:
+    lines = to_markdown([HOSTILE]).splitlines()
+    tables = [line for line in lines if line.startswith("|")]
+    # every row of a table has its header's columns: no cell ended early, no row added
+    assert all(len(re.split(r"(?<!\\)\|", row)) in (7, 4, 6) for row in tables), tables
+    assert not any(line.startswith("| FORK-CALLS-1") for line in lines)
+    assert "\x1b" not in "\n".join(lines)
+    assert "evil \\| x \\| FORK-CALLS-1 \\| core" in lines[2]
+    assert "1 \\*\\*bold\\*\\*" in lines[2]
+
+
+def test_rst_cells_hold_a_reports_words_as_text() -> None:
+    from docutils.core import publish_doctree  # noqa: PLC0415
+
+    rst = to_rst([HOSTILE]).replace(":req:", ":literal:")  # :req: needs Sphinx
+    tree = publish_doctree(rst, settings_overrides={"report_level": 5, "halt_level": 5})
+    markup = ("system_message", "raw", "strong", "emphasis", "title_reference", "comment")
+    assert not [node for node in tree.findall() if getattr(node, "tagname", "") in markup]
+    text = tree.astext()
+    assert "evil | x | FORK-CALLS-1 | core | MUST | pass | 1 **bold** :req:`X` `code`[31m" in text
+    assert "0.1.0 .. raw:: html" in text
+
+
 def test_the_format_option_is_explained_in_help() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "matrix", "--help"],

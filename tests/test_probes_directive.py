@@ -40,7 +40,9 @@ def test_probes_run_after_the_examples_in_a_namespace_of_their_own(
     result.stdout.fnmatch_lines(
         ["*one.rst::ONE-1[[]1[]] PASSED*", "*one.rst::ONE-1[[]3[]] PASSED*"]
     )
+    result.stdout.fnmatch_lines(["examples: 3/3 passed", "  of which probes: 2/2 passed"])
     data = json.loads((pytester.path / "r.json").read_text())
+    assert data["verdict"]["probes"]["passed"] == data["verdict"]["probes"]["total"] == 2
     (record,) = data["requirements"]
     assert [(r["example"], r["probe"], r["group"]) for r in record["results"]] == [
         (1, False, "default"),
@@ -68,6 +70,9 @@ def test_quick_runs_the_examples_only_and_never_replays_a_probe(
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["*one.rst::ONE-1[[]1[]] PASSED*"])
     assert "ONE-1[2]" not in result.stdout.str()
+    # without its probes a rule is not fully checked: the verdict says it judged a selection
+    result.stdout.fnmatch_lines(["verdict: reference passes every MUST that ran (a selection*"])
+    assert "probes:" not in result.stdout.str()
 
 
 def test_an_expected_failure_names_a_probe_by_its_number(pytester: pytest.Pytester) -> None:

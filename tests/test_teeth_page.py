@@ -12,7 +12,7 @@ from tests.sphinx_app import build
 
 def test_the_recorded_mutants_are_the_mutant_suites() -> None:
     assert RECORD.read_text(encoding="utf-8") == record(), (
-        "docs/_results/mutants.json is stale: run python -m tests.record_mutants"
+        "docs/_teeth/mutants.json is stale: run python -m tests.record_mutants"
     )
 
 

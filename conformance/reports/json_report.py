@@ -9,9 +9,13 @@ the package); ``FORMAT`` is bumped on incompatible changes.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
+import reprlib
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,23 @@ from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 from conformance.reports.verdict import Verdict, judge
 
 FORMAT = 2
+#: longest part of a schema error shown (jsonschema quotes the offending value whole)
+_SHOWN = 200
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The report's JSON Schema, as the package ships it (report.schema.json)."""
+    text = (files("conformance.reports") / "report.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@functools.cache
+def requirement_id() -> re.Pattern[str]:
+    """What a requirement ID may be: the schema's pattern, so that every ID the spec's
+    directive accepts can be written into a valid report."""
+    return re.compile(schema()["$defs"]["requirement"]["properties"]["id"]["pattern"])
 
 
 @dataclass(frozen=True)
@@ -180,26 +201,34 @@ def write_report(report: RunReport, path: Path) -> None:
     atomic.write_atomically(path, json.dumps(to_json(report), indent=2) + "\n")
 
 
-def check_writable(path: Path) -> None:
-    """Fail now, not after the whole run, if the report cannot be written there; remove
-    an earlier run's report, so that a run stopped before writing its own leaves none."""
-    try:
-        atomic.check_writable(path)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {path}: {exc.strerror or exc}") from exc
-    atomic.discard(path)
-
-
 class ReportError(ValueError):
     """A file that is not a forkwait conformance report, or cannot be written."""
 
 
+def _check_schema(path: Path, data: object) -> None:
+    """Raise ReportError, in one line, at the first place ``data`` breaks the schema."""
+    import jsonschema  # noqa: PLC0415 - 56 ms that a run, which only writes reports, skips
+
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema()).iter_errors(data)
+    )
+    if error is not None:
+        where = error.json_path.replace("$", "the report", 1)
+        message = " ".join(error.message.split())
+        if len(message) > _SHOWN:
+            message = message[:_SHOWN] + "..."
+        raise ReportError(f"{path} is not a forkwait conformance report: {where}: {message}")
+
+
 def read_report(path: Path) -> RunReport:
+    """A report written by --report, checked against its schema; ReportError (one line)
+    for anything else: a file that cannot be read, is not JSON, nests too deeply."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, dict) else None
-            raise ReportError(f"{path}: report format {found!r}, expected {FORMAT}")
+            raise ReportError(f"{path}: report format {reprlib.repr(found)}, expected {FORMAT}")
+        _check_schema(path, data)
         implementation = data["implementation"]
         return RunReport(
             implementation=implementation["name"],
@@ -222,5 +251,11 @@ def read_report(path: Path) -> RunReport:
         )
     except ReportError:
         raise
+    except RecursionError as exc:
+        raise ReportError(
+            f"{path} is not a forkwait conformance report: nested too deeply"
+        ) from exc
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ReportError(f"{path} is not a forkwait conformance report: {exc!r}") from exc
+        what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        what = " ".join(what.split())
+        raise ReportError(f"{path} is not a forkwait conformance report: {what}") from exc

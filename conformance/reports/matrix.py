@@ -3,13 +3,18 @@
 ``forkwait-conformance matrix a.json b.json`` prints it; the spec's
 ``.. conformance-matrix::`` directive (conformance/sphinx_ext/matrix.py) draws the
 same rows, runs and totals as coloured HTML tables. Both read what is here, so
-the terminal and the docs never disagree about a cell.
+the terminal and the docs never disagree about a cell. What a report says in
+its own words (the implementation's name and version, the suite's version,
+the date, a reason) is escaped for Markdown or reST, in one line: a report
+cannot add a row, a column or markup to the table (its IDs, profiles, levels,
+outcomes and kinds are checked against the schema when it is read).
 """
 
 from __future__ import annotations
 
+import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -36,11 +41,32 @@ NOT_RUN = "not run"
 MISSING = "not-run"
 #: Outcomes whose examples carry a kind of failure worth showing in the cell.
 FAILING = ("failed", "xfailed")
+#: Markdown's characters with a meaning inside a table cell (each may be backslash-escaped)
+_MARKDOWN_SPECIAL = frozenset("\\`*_[]<>|~&!#")
+#: a report's text as a Markdown or reST cell (``one_line`` alone: as plain text)
+Escape = Callable[[str], str]
 
 
-def column(report: RunReport) -> str:
+def one_line(text: str) -> str:
+    """``text`` as one line of printable characters: whitespace runs become one space,
+    other control characters go (a cell, a header or a terminal line stays one)."""
+    return "".join(ch for ch in " ".join(text.split()) if ch.isprintable())
+
+
+def markdown_text(text: str) -> str:
+    """``text`` as literal Markdown, in one line (a ``|`` cannot end the cell)."""
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in one_line(text))
+
+
+def rst_text(text: str) -> str:
+    """``text`` as literal reST, in one line: every punctuation mark backslash-escaped,
+    so that no role, reference, substitution, list or comment can start."""
+    return "".join("\\" + ch if ch in string.punctuation else ch for ch in one_line(text))
+
+
+def column(report: RunReport, escape: Escape = one_line) -> str:
     """An implementation's column header: its name and version."""
-    return f"{report.implementation} {report.implementation_version}"
+    return escape(f"{report.implementation} {report.implementation_version}")
 
 
 def when(report: RunReport) -> str:
@@ -119,9 +145,11 @@ def matrix_outcomes(reports: Sequence[RunReport]) -> list[Row]:
     ]
 
 
-def matrix_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]:
+def matrix_rows(
+    reports: Sequence[RunReport], escape: Escape = one_line
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows: requirement, profile, level, then one cell per implementation."""
-    header = ["requirement", "profile", "level"] + [column(r) for r in reports]
+    header = ["requirement", "profile", "level"] + [column(r, escape) for r in reports]
     rows = [
         [r.id, r.profile, r.level] + [c.text for c in r.cells] for r in matrix_outcomes(reports)
     ]
@@ -143,15 +171,17 @@ def describe_totals(counts: Counter[str]) -> str:
     return ", ".join(parts) or "none"
 
 
-def runs_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]:
+def runs_rows(
+    reports: Sequence[RunReport], escape: Escape = one_line
+) -> tuple[list[str], list[list[str]]]:
     """One row per run: implementation, profiles claimed, suite version, date, completeness."""
     header = ["implementation", "profiles claimed", "suite", "recorded", "run"]
     rows = [
         [
-            column(r),
+            column(r, escape),
             ", ".join(r.profiles),
-            r.suite_version,
-            when(r),
+            escape(r.suite_version),
+            escape(when(r)),
             "complete" if r.complete and not r.interrupted else "incomplete",
         ]
         for r in reports
@@ -159,9 +189,11 @@ def runs_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]
     return header, rows
 
 
-def totals_rows(reports: Sequence[RunReport]) -> tuple[list[str], list[list[str]]]:
+def totals_rows(
+    reports: Sequence[RunReport], escape: Escape = one_line
+) -> tuple[list[str], list[list[str]]]:
     """One row per profile (then ``all``), one cell of outcome counts per implementation."""
-    header = ["profile"] + [column(r) for r in reports]
+    header = ["profile"] + [column(r, escape) for r in reports]
     totals = [profile_totals(r) for r in reports]
     rows = [[p] + [describe_totals(t[p]) for t in totals] for p in [*PROFILES, "all"]]
     return header, rows
@@ -177,8 +209,10 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def to_markdown(reports: Sequence[RunReport]) -> str:
     """The runs, the per-profile totals, then the requirement x implementation matrix."""
-    lines = _markdown_table(*runs_rows(reports)) + _markdown_table(*totals_rows(reports))
-    return "\n".join(lines + _markdown_table(*matrix_rows(reports))).rstrip("\n") + "\n"
+    escape = markdown_text
+    lines = _markdown_table(*runs_rows(reports, escape))
+    lines += _markdown_table(*totals_rows(reports, escape))
+    return "\n".join(lines + _markdown_table(*matrix_rows(reports, escape))).rstrip("\n") + "\n"
 
 
 def _list_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -193,9 +227,11 @@ def _list_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def to_rst(reports: Sequence[RunReport]) -> str:
     """The same three tables as ``list-table`` directives, requirement IDs as :req: links."""
-    header, rows = matrix_rows(reports)
+    header, rows = matrix_rows(reports, rst_text)
     linked = [[f":req:`{row[0]}`", *row[1:]] for row in rows]
-    lines = _list_table(*runs_rows(reports)) + _list_table(*totals_rows(reports))
+    lines = _list_table(*runs_rows(reports, rst_text)) + _list_table(
+        *totals_rows(reports, rst_text)
+    )
     return "\n".join(lines + _list_table(header, linked)).rstrip("\n") + "\n"
 
 
@@ -222,8 +258,9 @@ def details_rst(reports: Sequence[RunReport]) -> str:
     """Per implementation, every requirement it did not pass, with the recorded reason."""
     lines: list[str] = []
     for report, notable in details(reports):
-        lines += [f"**{column(report)}**", ""]
+        lines += [f"**{column(report, rst_text)}**", ""]
         for req_id, item in notable:
-            lines.append(f"- :req:`{req_id}` ({item.text}): {item.reason or '(no message)'}")
+            reason = rst_text(item.reason) or "(no message)"
+            lines.append(f"- :req:`{req_id}` ({item.text}): {reason}")
         lines.append("")
     return "\n".join(lines)

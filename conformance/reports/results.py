@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from conformance.catalog.requirements import Requirement
+from conformance.catalog.vocabulary import LEVELS
 
 OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
 _SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}
@@ -129,14 +130,15 @@ class RunResults:
             if self.outcome(req_id) == outcome and (level is None or requirement.level == level)
         ]
 
-    def by_profile(self, *, ran_only: bool = False) -> dict[str, Counter[str]]:
-        """Per profile, how many requirements ended with each outcome (``ran_only``:
-        leave out those that did not run, for a run narrowed by -k or -m)."""
-        table: dict[str, Counter[str]] = {}
+    def by_profile(self, *, ran_only: bool = False) -> dict[tuple[str, str], Counter[str]]:
+        """Per profile and level, how many requirements ended with each outcome
+        (``ran_only``: leave out those that did not run, for a run narrowed by -k or -m)."""
+        table: dict[tuple[str, str], Counter[str]] = {}
         for req_id, requirement in self.catalog.items():
             outcome = self.outcome(req_id)
             if not (ran_only and outcome == "not-run"):
-                table.setdefault(requirement.profile, Counter())[outcome] += 1
+                key = (requirement.profile, requirement.level)
+                table.setdefault(key, Counter())[outcome] += 1
         return table
 
     def blocking_failures(self, strict: bool) -> list[str]:
@@ -148,23 +150,37 @@ class RunResults:
         ]
 
 
-def render_table(table: Mapping[str, Counter[str]], profiles: Iterable[str]) -> list[str]:
-    """A fixed-width table: one row per profile, one column per outcome (a profile
-    absent from ``table`` - nothing of it ran - has no row)."""
-    header = f"{'profile':<10}{'requirements':>14}" + "".join(f"{o:>10}" for o in OUTCOMES)
-    lines = [header, "-" * len(header)]
-    total: Counter[str] = Counter()
-    for profile in profiles:
-        if profile not in table:
-            continue
-        counts = table[profile]
-        total.update(counts)
-        lines.append(
-            f"{profile:<10}{sum(counts.values()):>14}"
-            + "".join(f"{counts[o]:>10}" for o in OUTCOMES)
-        )
-    lines.append("-" * len(header))
-    lines.append(
-        f"{'all':<10}{sum(total.values()):>14}" + "".join(f"{total[o]:>10}" for o in OUTCOMES)
+#: what the table's outcome columns mean, in one line under it (pytest's words, and ours)
+LEGEND = (
+    "xfailed = failed as declared; xpassed = declared to fail but passed; "
+    "not-run = no result (deselected, interrupted, or its examples never collected)"
+)
+
+
+def render_table(
+    table: Mapping[tuple[str, str], Counter[str]], profiles: Iterable[str]
+) -> list[str]:
+    """A fixed-width table: one row per profile and level (as the verdict counts them:
+    ``core MUST 46`` is its ``core 46/46 MUST``), one column per outcome, then one row per
+    level for the whole run (``all MUST 82``: its ``MUST: 82/82 passed``), then the
+    legend. A profile or level with no requirement in ``table`` has no row."""
+    header = f"{'profile':<10}{'level':<8}{'requirements':>12}" + "".join(
+        f"{o:>9}" for o in OUTCOMES
     )
+
+    def row(profile: str, level: str, counts: Counter[str]) -> str:
+        cells = "".join(f"{counts[o]:>9}" for o in OUTCOMES)
+        return f"{profile:<10}{level:<8}{sum(counts.values()):>12}{cells}"
+
+    lines = [header, "-" * len(header)]
+    total: dict[str, Counter[str]] = {}
+    for profile in profiles:
+        for level in LEVELS:
+            counts = table.get((profile, level))
+            if counts is not None:
+                total.setdefault(level, Counter()).update(counts)
+                lines.append(row(profile, level, counts))
+    lines.append("-" * len(header))
+    lines += [row("all", level, total[level]) for level in LEVELS if level in total]
+    lines.append(LEGEND)
     return lines

@@ -26,6 +26,8 @@ from conformance.reports.results import OUTCOMES
 class _Example(Protocol):
     @property
     def outcome(self) -> str: ...
+    @property
+    def probe(self) -> bool: ...
 
 
 class _Requirement(Protocol):
@@ -93,7 +95,10 @@ class Verdict:
     strict: bool
     profiles: tuple[ProfileVerdict, ...]
     levels: Mapping[str, Tally]
+    #: every example by outcome, probes included (pytest's own counts)
     examples: Tally
+    #: the probes among them (``.. probes::``)
+    probes: Tally
     #: why the run fails (empty: it passes), one sentence each
     failing: tuple[str, ...]
 
@@ -147,6 +152,8 @@ class Verdict:
             lines.append(f"  {p.profile:<{width}}  {p.status:<18} {per_level}")
         lines += self.level_lines()
         lines.append(f"examples: {self.examples.fraction()}")
+        if self.probes.total:
+            lines.append(f"  of which probes: {self.probes.fraction()}")
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -165,6 +172,7 @@ class Verdict:
                 for p in self.profiles
             },
             "examples": self.examples.to_json(),
+            "probes": self.probes.to_json(),
         }
 
 
@@ -195,6 +203,9 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
         e.outcome for r in records for e in r.results if e.outcome != "not-run"
     )
     examples.update(e.outcome for e in outside if e.outcome != "not-run")
+    probes: Counter[str] = Counter(
+        e.outcome for r in records for e in r.results if e.outcome != "not-run" and e.probe
+    )
     profiles = tuple(
         ProfileVerdict(p, {lv: Tally(dict(c)) for lv, c in per_profile[p].items()}, partial)
         for p in claimed
@@ -208,6 +219,7 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
         profiles=profiles,
         levels={level: Tally(dict(per_level[level])) for level in LEVELS},
         examples=Tally(dict(examples)),
+        probes=Tally(dict(probes)),
         failing=tuple(
             _failing(records, partial=partial, strict=strict, interrupted=interrupted)
             + _failing_outside(outside, spec_warnings)

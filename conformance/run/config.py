@@ -30,8 +30,10 @@ from conformance.catalog.requirements import (
     walk_document,
 )
 from conformance.programs.seed import SEED_ENV
-from conformance.reports.json_report import ReportError, check_writable
+from conformance.reports.json_report import ReportError
+from conformance.reports.report_path import claim, run_inputs
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
+from conformance.run.options import MAX_EXAMPLE_TIMEOUT
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.cache import cache_root
@@ -70,11 +72,18 @@ class RunSetup:
 
 
 def claim_report(config: pytest.Config) -> None:
-    """Check first that ``--report`` can be written, and remove an earlier run's report
-    there: a run stopped by bad input then leaves none, rather than a stale one."""
+    """Check first that ``--report`` can be written without harming a file of the user's
+    or an input of the run, and remove an earlier run's report there: a run stopped by
+    bad input then leaves none, rather than a stale one (reports/report_path.py)."""
     report = config.getoption("report")
     if report and not hasattr(config, "workerinput"):
-        check_writable(Path(report))
+        named = {
+            "--xfails-file": config.getoption("xfails_file"),
+            "--skips-file": config.getoption("skips_file"),
+            "the JUnit file (--junitxml)": getattr(config.option, "xmlpath", None),
+        }
+        root = Path(config.getoption("spec_root") or spec_dir())
+        claim(config.invocation_params.dir / report, run_inputs(root, named))
 
 
 def spec_location(config: pytest.Config) -> SpecLocation:
@@ -147,9 +156,10 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     """Check the command line and load what the run needs, before anything runs."""
     check_distribution(config)
     timeout: float = config.getoption("example_timeout")
-    if not math.isfinite(timeout) or timeout < 0:
+    if not (math.isfinite(timeout) and 0 <= timeout <= MAX_EXAMPLE_TIMEOUT):
         raise ReportError(
-            f"--example-timeout must be a finite number of seconds >= 0, got {timeout}"
+            f"--example-timeout must be a finite number of seconds from 0 (no limit) to "
+            f"{MAX_EXAMPLE_TIMEOUT:g}, got {timeout}"
         )
     schedules: int = config.getoption("schedules")
     if schedules < 0:
@@ -162,7 +172,7 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     counts = example_counts(project, catalog)  # also checks the spec's structure
     _check_selection(config, catalog)
     name = config.getoption("impl") or os.environ.get(ENV_IMPL) or DEFAULT_IMPL
-    adapter = _with_files(config, load_adapter(name, deadline=timeout), counts)
+    adapter = _with_files(config, _one_line_names(load_adapter(name, deadline=timeout)), counts)
     options = RunOptions(
         adapter=adapter,
         schedules=tuple(_schedules(config, adapter, schedules)),
@@ -193,6 +203,30 @@ def _check_selection(config: pytest.Config, catalog: Mapping[str, Requirement]) 
             raise CatalogError(f"-k {expression!r}: the spec has no requirement {word}{hint}")
 
 
+def _one_line_names(adapter: Adapter) -> Adapter:
+    """An adapter's name and version head the verdict and the report's lines: a newline
+    or control character in them could forge a line scripts read (``MUST: 82/82 passed``)."""
+    for field, value in (("name", adapter.name), ("version", adapter.version)):
+        if not value.isprintable():
+            raise AdapterError(
+                f"adapter {field} {value!r} has a newline or control character: it is "
+                "printed in the verdict's lines, so it must be one line of printable text"
+            )
+    return adapter
+
+
+def _regular_file(option: str, path: str) -> Path:
+    """A list file is read by the controller and again by every worker: a pipe or FIFO
+    (``<(...)``) would give its text once, or hang."""
+    found = Path(path)
+    if found.exists() and not found.is_file():
+        raise ReportError(
+            f"--{option.replace('_', '-')} {path} is not a regular file (a pipe, FIFO or "
+            "device is read once, and every worker reads the list): save it to a file"
+        )
+    return found
+
+
 def _with_files(config: pytest.Config, adapter: Adapter, counts: dict[str, int]) -> Adapter:
     """The adapter's own expected failures and skips, plus those of the files given."""
     xfails, skips = adapter.xfail_entries, adapter.skip_entries
@@ -204,7 +238,7 @@ def _with_files(config: pytest.Config, adapter: Adapter, counts: dict[str, int])
     ):
         path = config.getoption(option)
         if path:
-            extra = load_entries(Path(path), what)
+            extra = load_entries(_regular_file(option, path), what)
             check_known(extra, counts, path)
             entries.update(extra)
     return replace(adapter, expected_failures=xfails, skips=skips)

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 
 DEFAULT_EXAMPLE_TIMEOUT = 30.0
+#: the longest --example-timeout: a day (0 sets no limit at all; timers overflow near 1e18 s)
+MAX_EXAMPLE_TIMEOUT = 86400.0
 DEFAULT_SCHEDULES = 8
 #: the section of docs/validating.rst that gives the expected-failures/skips TOML format
 FORMAT_SECTION = "Levels, expected failures and skips"
@@ -39,7 +41,8 @@ def add_options(parser: _Parser) -> None:
         type=float,
         default=DEFAULT_EXAMPLE_TIMEOUT,
         metavar="SECONDS",
-        help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit). "
+        help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit), "
+        f"at most {MAX_EXAMPLE_TIMEOUT:g}. "
         "A hang Python can interrupt fails the example as timed out and the next one runs in "
         "a fresh worker; one it cannot (C code holding the GIL) ends the worker process, "
         "which pytest-xdist replaces (forkwait-conformance runs one worker for this). A "

@@ -7,7 +7,9 @@ where to look next), sets the exit status from that same verdict (only MUSTs
 fail the run unless ``--strict``, timeouts and hangs of SHOULD examples
 included; an unexpected pass always does; so does a requirement no example
 of which was collected), and writes the JSON report (json_report.py), whose
-``verdict`` is the terminal's.
+``verdict`` is the terminal's. A report that cannot be written (a full disk)
+costs the run nothing but the file: the verdict is printed all the same, with
+a line saying so, and the exit status is REPORT_NOT_WRITTEN.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from conformance.catalog.requirements import Requirement
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RunReport, build_report, write_report
+from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.reports.results import RunResults, render_table
 from conformance.reports.verdict import Verdict
 from conformance.run.spec_html import is_built, rule_url
@@ -30,6 +33,8 @@ from conformance.run.worker_lines import reword_worker_lines
 _CLI_INI = Path(__file__).parents[1] / "cli-pytest.ini"
 #: failed requirements the verdict links to, at most
 _LINKS = 5
+#: the section of the spec's pages that explains the table, the verdict and the reports
+_READING = "validating.html#reports"
 
 
 class FirstLook:
@@ -80,6 +85,8 @@ class ConformanceReporter:
         self.first = FirstLook(options.strict)
         config.pluginmanager.register(self.first, "forkwait-first-look")
         self.verdict: Verdict | None = None
+        #: why the report could not be written at the end, or None
+        self.report_error: str | None = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -127,7 +134,8 @@ class ConformanceReporter:
     def _narrowed(self) -> bool:
         option = self.config.option
         return bool(
-            getattr(option, "keyword", "")
+            self.options.quick  # examples without their probes: a first look, not a verdict
+            or getattr(option, "keyword", "")
             or getattr(option, "markexpr", "")
             or getattr(option, "deselect", None)
             or getattr(option, "lf", False)
@@ -157,7 +165,12 @@ class ConformanceReporter:
             elif exitstatus == pytest.ExitCode.TESTS_FAILED and not self.first.hard_failure:
                 session.exitstatus = pytest.ExitCode.OK  # only SHOULDs or MAYs failed
         if self.report_path is not None:
-            write_report(report, self.report_path)
+            try:
+                write_report(report, self.report_path)
+            except OSError as exc:
+                self.report_error = exc.strerror or str(exc)
+                if not interrupted:
+                    session.exitstatus = REPORT_NOT_WRITTEN
 
     def pytest_terminal_summary(
         self, terminalreporter: pytest.TerminalReporter, exitstatus: int
@@ -182,12 +195,17 @@ class ConformanceReporter:
             for line in self.spec_warnings.splitlines():
                 write(f"  {line}", red=True)
         for line in self._notes(verdict):
-            write(line)
+            write(line, red=line.startswith("the report was NOT written"))
 
     def _notes(self, verdict: Verdict) -> list[str]:
         """Where to look next: the report, the failed rules' pages, what was left out."""
         notes = []
-        if self.report_path is not None:
+        if self.report_error is not None:
+            notes.append(
+                f"the report was NOT written to {self.report_shown}: {self.report_error} "
+                f"(exit status {REPORT_NOT_WRITTEN})"
+            )
+        elif self.report_path is not None:
             notes.append(f"every result: {self.report_shown}")
         else:
             notes.append("every result as JSON: add --report out.json")
@@ -203,9 +221,17 @@ class ConformanceReporter:
             notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
         if len(failed) > _LINKS:
             notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")
-        if failed and docs_url.startswith("file:") and not is_built():
-            notes.append("the rules' pages are not built yet: forkwait-conformance spec")
         notes += self._left_out(verdict)
+        notes += self._read_on(docs_url)
+        return notes
+
+    @staticmethod
+    def _read_on(docs_url: str) -> list[str]:
+        """Where to read on, passing or not: the spec as HTML, and the page on results."""
+        built = "" if not docs_url.startswith("file:") or is_built() else " (not built yet)"
+        notes = [f"the spec as HTML{built}: forkwait-conformance spec --open"]
+        if docs_url:
+            notes.append(f"how to read these results: {docs_url}{_READING}")
         return notes
 
     def _left_out(self, verdict: Verdict) -> list[str]:

@@ -12,23 +12,18 @@ from conformance.sphinx_doctest.compiling import format_exception
 from conformance.sphinx_doctest.model import Block
 from conformance.sphinx_doctest.runners import WHERE_NOTE, ExampleFailure, RunResult
 
-#: longest source excerpt shown for one example, in lines
-SOURCE_LINES = 40
-
 
 def numbered_source(failure: ExampleFailure) -> list[str]:
-    """The example's source, each line prefixed with its true line number."""
+    """The example's whole source, each line prefixed with its true line number: a failure
+    is read against every line that ran (an example that launches a program ends with
+    the lines that launch it and print what it said), so none is cut."""
     lines = failure.source.rstrip("\n").splitlines() or [""]
     start = failure.line
     width = len(str((start or 0) + len(lines)))
-    shown = lines[:SOURCE_LINES]
-    numbered = [
+    return [
         f"  {'' if start is None else start + offset:>{width}} | {text}"
-        for offset, text in enumerate(shown)
+        for offset, text in enumerate(lines)
     ]
-    if len(lines) > len(shown):
-        numbered.append(f"  {'':>{width}} | [... {len(lines) - len(shown)} more lines]")
-    return numbered
 
 
 def describe_example(failure: ExampleFailure, what: str) -> str:

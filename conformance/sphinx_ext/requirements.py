@@ -41,6 +41,7 @@ from sphinx.util.docutils import SphinxDirective
 from conformance.catalog.nodes import probes_node, requirement_node
 from conformance.catalog.requirements import is_probe
 from conformance.catalog.vocabulary import LEVELS, PROFILES
+from conformance.reports.json_report import requirement_id
 
 logger = logging.getLogger(__name__)
 _TEST_NODE_TYPES = ("testcode", "doctest")
@@ -92,6 +93,12 @@ class RequirementDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         req_id = self.arguments[0]
+        if not requirement_id().fullmatch(req_id):
+            raise self.error(
+                f"requirement ID {req_id!r} may hold only capital letters, digits and "
+                f"hyphens ({requirement_id().pattern}, as report.schema.json requires), "
+                "e.g. FORK-CALLS-1"
+            )
         profile = self.options.get("profile")
         if profile is None:
             raise self.error(f"requirement {req_id} needs a :profile: ({', '.join(PROFILES)})")
