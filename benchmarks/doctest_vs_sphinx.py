@@ -52,7 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sybil_field import STOCK, make_doctest_project, ratio_table, stock_sybil
+from sybil_field import STOCK, make_doctest_project, ratio_table, sphinx_loaded, stock_sybil
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -271,6 +271,14 @@ def sybil_contenders() -> list[Contender]:
         Contender("engine -p, Sphinx environment cached", pytest_plugin_cached),
         Contender("engine sphinx_sybil, fresh", pytest_sybil),
         Contender("engine sphinx_sybil, cached", pytest_sybil_cached),
+        Contender(
+            "  bound: stock sybil + Sphinx, fresh",
+            lambda project, out: sphinx_loaded(project.source, NO_OTHERS, fresh=True),
+        ),
+        Contender(
+            "  bound: stock sybil + Sphinx, kept",
+            lambda project, out: sphinx_loaded(project.source, NO_OTHERS, fresh=False),
+        ),
     ]
 
 

@@ -31,6 +31,26 @@ from sybil.parsers.rest import DocTestParser
 pytest_collect_file = Sybil(parsers=[DocTestParser()], patterns=["*.rst"]).pytest()
 """
 
+#: stock sybil's conftest, plus what no runner asking Sphinx in-process can skip: Sphinx
+#: imported, its application made over the project (its environment kept in ``doctrees``
+#: between runs, or read afresh), its loggers in the process; the run is stock sybil's
+SPHINX_LOADED_CONFTEST = (
+    STOCK_CONFTEST
+    + """
+import io
+import pickle
+from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
+from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+with patch_docutils({source!r}), docutils_namespace():
+    _app = Sphinx({source!r}, {source!r}, {out!r}, {doctrees!r}, "doctest", status=None,
+                  warning=io.StringIO(), freshenv={fresh!r})
+    if _app.builder.read():  # kept for the next run, as the engine keeps it
+        with open(_app.doctreedir / ENV_PICKLE_FILENAME, "wb") as _file:
+            pickle.dump(_app.env, _file, pickle.HIGHEST_PROTOCOL)
+"""
+)
+
 #: contender -> at most this ratio to stock sybil (issue 31), CPU, same round
 TARGETS = {
     "engine -p, fresh": 1.3,
@@ -65,6 +85,26 @@ def stock_sybil(source: Path, options: list[str]) -> list[str]:
     if not folder.is_dir():
         folder.mkdir()
         (folder / "conftest.py").write_text(STOCK_CONFTEST, encoding="utf-8")
+        (folder / "docs").symlink_to(source, target_is_directory=True)
+    return [
+        sys.executable, "-m", "pytest", *options, "--rootdir", str(folder),
+        str(folder / "docs"), "-q",
+    ]  # fmt: skip
+
+
+def sphinx_loaded(source: Path, options: list[str], *, fresh: bool) -> list[str]:
+    """Stock sybil with Sphinx's application made (and the project read) in its process:
+    a bound on any runner that asks Sphinx in-process, not a runner."""
+    name = "sphinx-fresh" if fresh else "sphinx-kept"
+    folder = source.parent / f"stock-sybil-{name}"
+    if not folder.is_dir():
+        folder.mkdir()
+        scratch = source.parent / f"{name}-build"
+        text = SPHINX_LOADED_CONFTEST.format(
+            source=str(source), out=str(scratch / "out"), doctrees=str(scratch / "doctrees"),
+            fresh=fresh,
+        )  # fmt: skip
+        (folder / "conftest.py").write_text(text, encoding="utf-8")
         (folder / "docs").symlink_to(source, target_is_directory=True)
     return [
         sys.executable, "-m", "pytest", *options, "--rootdir", str(folder),
@@ -107,4 +147,11 @@ def ratio_table(field: Sequence[Timed], baseline: str) -> list[str]:
     return lines
 
 
-__all__ = ["STOCK", "TARGETS", "make_doctest_project", "ratio_table", "stock_sybil"]
+__all__ = [
+    "STOCK",
+    "TARGETS",
+    "make_doctest_project",
+    "ratio_table",
+    "sphinx_loaded",
+    "stock_sybil",
+]

@@ -211,7 +211,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     excinfo = call.excinfo
     if example is None or excinfo is None or excinfo.errisinstance(pytest.skip.Exception):
         return report
-    text = failure_text(example, excinfo.value, call.when, bool(excinfo.traceback))
+    text = failure_text(
+        example, excinfo.value, call.when, bool(excinfo.traceback), item.config.rootpath
+    )
     if text is None and call.when != "call":
         return report  # the harness's own error: its traceback helps
     detail = text if text is not None else report.longrepr
