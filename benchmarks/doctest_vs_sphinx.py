@@ -405,7 +405,12 @@ def main() -> None:
         for contender in field_:
             if args.field and contender.failure is not None:
                 print(f"{contender.name} failed: {contender.failure}")
-    print("\n(x: ratio to the first row; a target is met if the wall or the CPU ratio meets it)")
+    if args.field:
+        print("\n(x: CPU ratio within each round, median (range); targets judged on the median)")
+    else:
+        print(
+            "\n(x: ratio to the first row; a target is met if the wall or the CPU ratio meets it)"
+        )
 
 
 if __name__ == "__main__":
