@@ -7,6 +7,10 @@ with their ratio to ``sphinx-build``'s. Every contender must pass every test (ex
 status 0); one that does not is reported and left out of the table.
 
 ``--spec`` runs the forkwait spec itself (docs/ with conf/conf.py) instead.
+``--field sybil`` runs the ``>>>``-only project of sybil_field.py instead, where
+stock sybil collects the same items as the engine: the engine through both routes
+(``-p`` and ``sphinx_sybil``), fresh and cached, against stock sybil in the same
+rounds (issue 31's targets).
 
 Besides ``sphinx-build -E`` (the baseline) and ``sphinx-build`` reusing its
 environment, the engine fresh and with its Sphinx environment cached (through
@@ -27,7 +31,8 @@ plugin, installed by the ``test`` extra, imports hypothesis at the end of
 every session). Wall times suffer from neighbours on a shared machine, so the
 CPU time of each process (user + system, from ``getrusage``) is shown too.
 
-Run: ``python benchmarks/doctest_vs_sphinx.py [--spec] [--documents N] [--pairs N] [--repeats N]``
+Run: ``python benchmarks/doctest_vs_sphinx.py [--spec | --field sybil] [--documents N]
+[--pairs N] [--repeats N]``
 (from the repository root or from ``benchmarks/``). To add a contender, append a
 ``Contender`` to ``contenders()``: it gets the source dir and a fresh output dir.
 """
@@ -46,6 +51,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sybil_field import STOCK, make_doctest_project, ratio_table, sphinx_loaded, stock_sybil
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -175,6 +182,13 @@ def pytest_sybil(project: Project, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def pytest_sybil_cached(project: Project, out: Path) -> list[str]:
+    """The same conftest, reusing the Sphinx environment of its previous run."""
+    command = pytest_sybil(project, out)
+    command[command.index("-o") + 1] = f"cache_dir={out.parent / 'pytest-cache-kept'}"
+    return command
+
+
 def conformance_cli(project: Project, out: Path) -> list[str]:
     """The conformance CLI: the same tests, in its pytest-xdist isolation worker."""
     del out
@@ -246,6 +260,26 @@ def contenders(spec: bool = False) -> list[Contender]:
         Contender("  same, in one pytest-xdist worker (-n 1)", pytest_floor_worker),
     ]
     return [c for c in field_ if not (spec and c.command is pytest_sybil)]
+
+
+def sybil_contenders() -> list[Contender]:
+    """The ``>>>``-only field (sybil_field.py): stock sybil and the engine, same items."""
+    return [
+        Contender("sphinx-build -b doctest -E", sphinx_build),
+        Contender(STOCK, lambda project, out: stock_sybil(project.source, NO_OTHERS)),
+        Contender("engine -p, fresh", pytest_plugin),
+        Contender("engine -p, Sphinx environment cached", pytest_plugin_cached),
+        Contender("engine sphinx_sybil, fresh", pytest_sybil),
+        Contender("engine sphinx_sybil, cached", pytest_sybil_cached),
+        Contender(
+            "  bound: stock sybil + Sphinx, fresh",
+            lambda project, out: sphinx_loaded(project.source, NO_OTHERS, fresh=True),
+        ),
+        Contender(
+            "  bound: stock sybil + Sphinx, kept",
+            lambda project, out: sphinx_loaded(project.source, NO_OTHERS, fresh=False),
+        ),
+    ]
 
 
 #: the two settings a user may run with: bytecode cached, and this machine's
@@ -320,36 +354,63 @@ def table(field_: list[Contender]) -> list[str]:
     return lines
 
 
+def _project(args: argparse.Namespace, scratch: Path) -> tuple[Project, str]:
+    """The project the field runs, and how to name it."""
+    if args.spec:
+        project = Project(REPO / "docs", REPO / "conf")
+        return project, "the forkwait spec (docs/, conf/conf.py), against the reference"
+    if args.field:
+        source = make_doctest_project(scratch / "project", args.documents, args.pairs)
+        blocks = f"{args.documents} documents x {args.pairs} one-example doctest blocks"
+        return Project(source, source), blocks
+    source = make_project(scratch / "project", args.documents, args.pairs)
+    tests = args.documents * (args.pairs + 1)
+    return Project(
+        source, source
+    ), f"{args.documents} documents x {args.pairs} pairs ({tests} tests)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=20)
-    parser.add_argument("--pairs", type=int, default=100, help="testcode/testoutput pairs a doc")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=100,
+        help="tests a document: testcode/testoutput pairs (doctest blocks with --field sybil)",
+    )
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per contender")
     parser.add_argument(
         "--spec",
         action="store_true",
         help="run the forkwait spec itself instead of a generated project",
     )
+    parser.add_argument(
+        "--field",
+        choices=["sybil"],
+        help="sybil: the >>>-only project, the engine against stock sybil (same items)",
+    )
     parser.add_argument("--setting", choices=sorted(SETTINGS), help="only this setting")
     args = parser.parse_args()
     for name, env in SETTINGS.items():
         if args.setting and name != args.setting:
             continue
-        field_ = contenders(args.spec)
+        field_ = sybil_contenders() if args.field else contenders(args.spec)
         with tempfile.TemporaryDirectory(prefix="doctest-bench-") as tmp:
-            scratch = Path(tmp)
-            if args.spec:
-                project = Project(REPO / "docs", REPO / "conf")
-                about = "the forkwait spec (docs/, conf/conf.py), against the reference"
-            else:
-                source = make_project(scratch / "project", args.documents, args.pairs)
-                project = Project(source, source)
-                tests = args.documents * (args.pairs + 1)
-                about = f"{args.documents} documents x {args.pairs} pairs ({tests} tests)"
-            measure(field_, project, scratch, args.repeats, env)
+            project, about = _project(args, Path(tmp))
+            measure(field_, project, Path(tmp), args.repeats, env)
         print(f"\n{about}; {name}; {args.repeats} timed runs each after one warm-up")
-        print("\n".join(table(field_)))
-    print("\n(x: ratio to the first row; a target is met if the wall or the CPU ratio meets it)")
+        lines = ratio_table(field_, field_[0].name) if args.field else table(field_)
+        print("\n".join(lines))
+        for contender in field_:
+            if args.field and contender.failure is not None:
+                print(f"{contender.name} failed: {contender.failure}")
+    if args.field:
+        print("\n(x: CPU ratio within each round, median (range); targets judged on the median)")
+    else:
+        print(
+            "\n(x: ratio to the first row; a target is met if the wall or the CPU ratio meets it)"
+        )
 
 
 if __name__ == "__main__":

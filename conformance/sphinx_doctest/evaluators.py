@@ -11,6 +11,7 @@ next (a group is cleaned up when the next item belongs elsewhere).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -114,12 +115,17 @@ def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> li
 
 
 def failure_text(
-    example: SphinxExample, error: BaseException, when: str, has_traceback: bool
+    example: SphinxExample,
+    error: BaseException,
+    when: str,
+    has_traceback: bool,
+    root: Path | None = None,
 ) -> str | None:
-    """What a reader sees for a failed phase of the example; None: pytest's own text."""
+    """What a reader sees for a failed phase of the example; None: pytest's own text.
+    Files under ``root`` (pytest's rootdir) are named relative to it."""
     text: str | None = None
     if isinstance(error, DoctestFailed):
-        text = describe_result(error.result, example.spec.kind)
+        text = describe_result(error.result, example.spec.kind, root)
     elif isinstance(error, GroupSetupFailed):
         failure = error.failure
         if not failure.first:
@@ -130,13 +136,13 @@ def failure_text(
         else:
             text = (
                 f"the setup of group {failure.group!r} failed, so none of its tests run "
-                "(as in Sphinx):\n\n" + describe_result(failure.result, "setup code")
+                "(as in Sphinx):\n\n" + describe_result(failure.result, "setup code", root)
             )
     elif isinstance(error, CleanupFailed):
-        text = "\n\n".join(describe_result(r, "cleanup code") for r in error.results)
+        text = "\n\n".join(describe_result(r, "cleanup code", root) for r in error.results)
     elif when == "call" and example.spec.code is not None and has_traceback:
         # e.g. a deadline that interrupted the example: where it was, at true lines
-        text = describe_interruption(example.spec.code, error)
+        text = describe_interruption(example.spec.code, error, root)
     return text
 
 

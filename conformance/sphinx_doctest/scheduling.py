@@ -29,8 +29,6 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
-SCHEDULER_KEY = pytest.StashKey["DocumentScheduling"]()
-
 
 class DocumentScheduling(LoadScopeScheduling):  # type: ignore[misc]
     """``loadfile`` scheduling that survives crashes, with retirement (see above)."""
