@@ -366,6 +366,17 @@ MUTANTS: dict[str, Mutant] = {
     "ignores_unwaited_forks": breaks("TRACE-UNWAITED-1"),
     "trace_accepts_empty_forks": breaks("TRACE-NO-DATA-1"),
     "trace_accepts_non_tensors": breaks("TRACE-INPUTS-1"),
+    # probes: fork, wait, errors, kwargs, lifecycle, context, overview, mixing
+    "fork_func_by_keyword": breaks("FORK-CALLS-1", "KWARGS-PERMUTATIONS-1"),
+    "binds_arguments_positionally": breaks(
+        "FORK-CALLS-1",
+        "KWARGS-PERMUTATIONS-1",
+        "KWARGS-DEFAULTS-1",
+        "FORK-NO-ARGS-1",
+        "FORK-CALLABLES-1",
+    ),
+    "partial_keywords_win": breaks("FORK-CALLABLES-1"),
+    "callable_by_attribute": breaks("FORK-NOT-CALLABLE-1"),
 }
 
 #: mutant module -> the requirements it must fail
