@@ -59,6 +59,7 @@ _LOOKS_DONE = "the example's future looks done while its task runs, so then and 
 _NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
 _NEW_INPUT = "the example calls the traced function on a new input"
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
+_NESTED_RUNTIME_ERROR = "a failure that comes up through a task's wait is a new RuntimeError"
 
 
 @dataclass(frozen=True)
@@ -377,6 +378,29 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "partial_keywords_win": breaks("FORK-CALLABLES-1"),
     "callable_by_attribute": breaks("FORK-NOT-CALLABLE-1"),
+    "wait_error_names_thread": breaks(
+        "ERR-WAIT-AGAIN-1",
+        extras={
+            "ERR-TYPE-KEPT-1": "an exception whose constructor takes keywords only cannot be "
+            "copied: wait raises the copy's TypeError"
+        },
+    ),
+    "forks_in_tasks_run_directly": breaks("ERR-AT-WAIT-1", "ERR-SCRIPT-AT-WAIT-1"),
+    "nested_failures_truncated": breaks(
+        "ERR-NESTED-1",
+        extras={
+            "ERR-TYPE-KEPT-1": _NESTED_RUNTIME_ERROR,
+            "ERR-CHAIN-KEPT-1": _NESTED_RUNTIME_ERROR,
+            "KWARGS-UNKNOWN-1": "a task's wait on a fork with an unknown keyword raises "
+            "RuntimeError, not TypeError",
+        },
+    ),
+    "nested_base_exceptions_lost": breaks(
+        "ERR-BASE-EXCEPTION-1",
+        extras={"ERR-WAIT-AGAIN-1": "the probe's subtask raises a BaseException, which is lost"},
+    ),
+    "rebuilds_task_exceptions": breaks("ERR-TYPE-KEPT-1", strict=True),
+    "nested_waits_drop_chain": breaks("ERR-CHAIN-KEPT-1", strict=True),
 }
 
 #: mutant module -> the requirements it must fail
