@@ -15,7 +15,7 @@ from tests.mutants._base import mutant
 def wait(future: Any, /) -> Any:
     try:
         return ref.wait(future)
-    except BaseException as error:  # noqa: BLE001 - re-raised, rebuilt
+    except BaseException as error:
         if getattr(future, "_claim", None) is None:  # a created future: as the reference
             raise
         try:

@@ -17,7 +17,7 @@ from tests.mutants._base import mutant
 def wait(future: Any, /) -> Any:
     try:
         return ref.wait(future)
-    except BaseException as error:  # noqa: BLE001 - re-raised, renamed
+    except BaseException as error:
         if getattr(future, "_claim", None) is None:  # a created future: as the reference
             raise
         if not error.args or not isinstance(error.args[0], str):
