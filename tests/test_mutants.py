@@ -401,6 +401,9 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "rebuilds_task_exceptions": breaks("ERR-TYPE-KEPT-1", strict=True),
     "nested_waits_drop_chain": breaks("ERR-CHAIN-KEPT-1", strict=True),
+    "wait_duck_types": breaks("WAIT-NOT-A-FUTURE-1"),
+    "wakes_one_waiter": breaks("WAIT-SAME-OBJECT-1", "WAIT-FROM-PYTHON-1"),
+    "cycle_check_bounded": breaks("WAIT-SELF-1", isolated=True, strict=True),
 }
 
 #: mutant module -> the requirements it must fail
