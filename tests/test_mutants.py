@@ -404,6 +404,8 @@ MUTANTS: dict[str, Mutant] = {
     "wait_duck_types": breaks("WAIT-NOT-A-FUTURE-1"),
     "wakes_one_waiter": breaks("WAIT-SAME-OBJECT-1", "WAIT-FROM-PYTHON-1"),
     "cycle_check_bounded": breaks("WAIT-SELF-1", isolated=True, strict=True),
+    "refuses_forks_at_exit": breaks("LIFECYCLE-EXIT-1"),
+    "two_scripted_calls_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
 }
 
 #: mutant module -> the requirements it must fail
