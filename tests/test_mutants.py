@@ -406,6 +406,7 @@ MUTANTS: dict[str, Mutant] = {
     "cycle_check_bounded": breaks("WAIT-SELF-1", isolated=True, strict=True),
     "refuses_forks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     "two_scripted_calls_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
+    "scripted_forks_reuse_snapshot": breaks("CONTEXT-INHERITED-1", "CONTEXT-SNAPSHOT-1"),
 }
 
 #: mutant module -> the requirements it must fail
