@@ -450,7 +450,7 @@ _PROBE_EXTRAS: dict[str, dict[str, str]] = {
         "CONTEXT-INHERITED-1": _TWICE_SEEN,
         "CONTEXT-ISOLATED-1": _TWICE_SEEN,
         "ERR-SCRIPT-AT-WAIT-1": "the probe notes each fork's return, which happens twice",
-        "ERR-NESTED-1": "every level runs twice: the 2,048-task tree grows past the deadline",
+        "ERR-NESTED-1": "every level runs twice: the tree makes more calls than it has tasks",
     },
     "varies_between_calls": {
         "ERR-BASE-EXCEPTION-1": "every second scripted call of the probe gets its three "
