@@ -638,7 +638,8 @@ def test_a_hang_and_a_crash_fail_only_their_examples(mutant_runs: dict[str, Run]
         # every result that failed (the example, and a probe that meets the same fault) did so
         # by that fault
         kinds = [e.kind for e in record.results if e.outcome == "failed"]
-        assert kinds and set(kinds) == {kind}, kinds
+        assert kinds, record.message
+        assert set(kinds) == {kind}, kinds
         # the run went on to the end, and nothing else failed because of the fault
         assert run.report.complete, f"{name}: the run did not go on after the fault"
         assert run.failed() == MUTANTS[name].fails
