@@ -54,7 +54,7 @@ class Routes:
         call: Call | None = getattr(self.local, "call", None)
         return call
 
-    def fork(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+    def fork(self, func: Any, /, *args: Any, **kwargs: Any) -> Any:
         future = ref.fork(func, *args, **kwargs)
         call = self.current()
         if call is not None:

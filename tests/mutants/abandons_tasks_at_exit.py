@@ -19,7 +19,7 @@ from tests.mutants._base import mutant
 _registered = False
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     global _registered
     future = ref.fork(func, *args, **kwargs)  # creates the pool, and its exit hook, first
     if state.scripted and not _registered and "pytest" not in sys.modules:

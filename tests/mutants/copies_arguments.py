@@ -12,7 +12,7 @@ def _copied(value: Any) -> Any:
     return copy.deepcopy(value) if isinstance(value, list | dict) else value
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     args = tuple(_copied(arg) for arg in args)
     kwargs = {key: _copied(value) for key, value in kwargs.items()}
     return ref.fork(func, *args, **kwargs)

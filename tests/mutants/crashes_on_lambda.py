@@ -8,7 +8,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if getattr(func, "__name__", "") == "<lambda>":
         os._exit(70)
     return ref.fork(func, *args, **kwargs)

@@ -51,7 +51,7 @@ def _worker(tasks: queue.SimpleQueue[Any]) -> None:
         future._event.set()
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> BlockingFuture[Any]:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> BlockingFuture[Any]:
     if not callable(func):
         raise TypeError(f"fork() needs a callable, got {type(func).__name__}")
     future: BlockingFuture[Any] = BlockingFuture()

@@ -14,7 +14,7 @@ class AlwaysDone(ref.Future[Any]):
         return True
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     future.__class__ = AlwaysDone  # still an fw.Future
     return future

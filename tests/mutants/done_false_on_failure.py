@@ -20,7 +20,7 @@ class ValueDone(ref.Future[Any]):
         return True
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     future.__class__ = ValueDone  # still an fw.Future
     return future

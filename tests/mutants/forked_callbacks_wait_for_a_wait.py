@@ -58,7 +58,7 @@ class Deferred(ref.Future[Any]):
             _run_deferred(self)
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     future.__class__ = Deferred  # still an fw.Future
     return future

@@ -19,7 +19,7 @@ class Eager(ref.Future[Any]):
         return chained
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     future.__class__ = Eager  # still an fw.Future
     return future

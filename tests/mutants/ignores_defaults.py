@@ -10,7 +10,7 @@ from tests.mutants._base import mutant
 _NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     try:
         signature = inspect.signature(func)
         bound = signature.bind(*args, **kwargs)

@@ -39,7 +39,7 @@ class LazyFuture(Generic[T]):
         return self._value
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> LazyFuture[Any]:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> LazyFuture[Any]:
     if not callable(func):
         raise TypeError(f"fork() needs a callable, got {type(func).__name__}")
     return LazyFuture(func, args, kwargs)

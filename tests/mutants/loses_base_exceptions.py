@@ -21,7 +21,7 @@ def _guarded(func: Any) -> Any:
     return run
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if not callable(func):
         return ref.fork(func, *args, **kwargs)
     return ref.fork(_guarded(func), *args, **kwargs)

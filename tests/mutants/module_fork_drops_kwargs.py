@@ -7,7 +7,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if isinstance(func, ref.Module):
         return ref.fork(func, *args)
     return ref.fork(func, *args, **kwargs)

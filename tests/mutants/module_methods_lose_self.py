@@ -9,7 +9,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if inspect.ismethod(func) and isinstance(func.__self__, ref.Module):
         fresh = object.__new__(type(func.__self__))
         func = types.MethodType(func.__func__, fresh)

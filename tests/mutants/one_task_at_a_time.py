@@ -42,7 +42,7 @@ def _taking_turns(func: Any) -> Any:
     return task
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if state.scripted and callable(func):
         func = _taking_turns(func)
     return ref.fork(func, *args, **kwargs)

@@ -11,7 +11,7 @@ from reference_impl._state import local
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     context = local.context
     plain = not context.scripted and context.scope is None and context.run is None
     if not plain or not callable(func):

@@ -9,7 +9,7 @@ from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     if not state.scripted and active_scope() is None and future.done():
         ref.wait(future)  # re-raises here, at fork

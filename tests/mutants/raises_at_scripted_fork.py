@@ -17,7 +17,7 @@ from tests.mutants._base import mutant
 PATIENCE = 0.2
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if not (state.scripted and state.current is None and callable(func)):
         return ref.fork(func, *args, **kwargs)
     started = threading.Event()

@@ -8,7 +8,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if isinstance(func, types.BuiltinFunctionType):
         raise TypeError(f"fork() cannot run the builtin {func.__name__}")
     return ref.fork(func, *args, **kwargs)

@@ -7,7 +7,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if not args and not kwargs:
         raise TypeError("fork() needs at least one argument for the function")
     return ref.fork(func, *args, **kwargs)

@@ -16,7 +16,7 @@ def script(obj: Any, **options: Any) -> Any:
     return scripted
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if func in _compiled:
         raise TypeError("fork() cannot run a compiled function; fork the original")
     return ref.fork(func, *args, **kwargs)

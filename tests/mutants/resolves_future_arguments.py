@@ -11,7 +11,7 @@ def _resolved(value: Any) -> Any:
     return ref.wait(value) if isinstance(value, ref.Future) else value
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     args = tuple(_resolved(arg) for arg in args)
     kwargs = {key: _resolved(value) for key, value in kwargs.items()}
     return ref.fork(func, *args, **kwargs)

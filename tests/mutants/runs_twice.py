@@ -8,7 +8,7 @@ from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     def twice(*a: Any, **k: Any) -> Any:
         func(*a, **k)
         return func(*a, **k)

@@ -13,7 +13,7 @@ from reference_impl._state import state
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if state.scripted and getattr(func, "__name__", "") == "<lambda>":
         raise TypeError("scripted code cannot fork a lambda")
     return ref.fork(func, *args, **kwargs)

@@ -35,7 +35,7 @@ def ignore(func: Any) -> Any:
     return ref.ignore(call)
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if not callable(func) or state.current is not None:
         return ref.fork(func, *args, **kwargs)
     forker = threading.get_ident()

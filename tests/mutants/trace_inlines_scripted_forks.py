@@ -24,7 +24,7 @@ class _Inlined:
         self.value = value
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if active_scope() is not None and func in _compiled:
         return _Inlined(func(*args, **kwargs))
     return ref.fork(func, *args, **kwargs)

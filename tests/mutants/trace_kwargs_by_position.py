@@ -8,7 +8,7 @@ from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     if active_scope() is not None:
         return ref.fork(func, *args, *kwargs.values())
     return ref.fork(func, *args, **kwargs)

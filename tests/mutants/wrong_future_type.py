@@ -17,7 +17,7 @@ class Handle:
         return self.inner.done()
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     return Handle(ref.fork(func, *args, **kwargs))
 
 

@@ -1,0 +1,30 @@
+"""fork binds the arguments to the signature, then passes every value by position.
+
+A runtime that checks a call at fork time (``inspect.signature(func).bind``)
+and then calls ``func(*bound.arguments.values())`` gets ordinary parameters
+right in any order, but passes keyword-only parameters, ``*args`` and
+``**kwargs`` as one positional value each. Only Python functions are bound;
+other callables (builtins, modules, objects) are called as given.
+"""
+
+import inspect
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    if not inspect.isfunction(func):
+        return ref.fork(func, *args, **kwargs)
+    try:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+    except TypeError:
+        return ref.fork(func, *args, **kwargs)
+    bound.apply_defaults()
+    return ref.fork(func, *bound.arguments.values())  # the mutation: all by position
+
+
+def adapter() -> Adapter:
+    return mutant("binds-arguments-positionally", fork=fork)

@@ -1,0 +1,20 @@
+"""fork's first parameter is an ordinary one: a keyword named ``func`` collides with it.
+
+``def fork(func, *args, **kwargs)`` without ``/`` is the signature most
+wrappers write: the call ``fork(f, func=1)`` then fails with "got multiple
+values for argument 'func'" instead of passing ``func=1`` on to ``f``.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:  # the mutation: no "/"
+    return ref.fork(func, *args, **kwargs)
+
+
+def adapter() -> Adapter:
+    return mutant("fork-func-by-keyword", fork=fork)

@@ -1,0 +1,51 @@
+"""Scripted code snapshots its context once, at its first fork, and reuses it for later forks.
+
+Copying the caller's context at every fork looked costly, so each scripted
+call (and each task) copies it at its first fork and gives every later task
+a copy of that snapshot: siblings stay isolated, but a value the forking
+code sets between two forks never reaches the second task.
+"""
+
+import contextvars
+import functools
+import threading
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._state import local, state
+from tests.mutants._base import mutant
+
+_memo: dict[object, contextvars.Context] = {}
+_calls = threading.local()
+
+
+def _run_in(context: contextvars.Context, func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    return context.run(func, *args, **kwargs)
+
+
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    if not state.scripted or local.context.scope is not None or not callable(func):
+        return ref.fork(func, *args, **kwargs)
+    key = state.current if state.current is not None else getattr(_calls, "call", None)
+    snapshot = _memo.setdefault(key, contextvars.copy_context())  # the mutation: taken once
+    return ref.fork(_run_in, snapshot.copy(), func, *args, **kwargs)
+
+
+def script(obj: Any, **options: Any) -> Any:
+    scripted = ref.script(obj, **options)
+    if isinstance(obj, ref.Module):
+        return scripted
+
+    @functools.wraps(obj)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if state.scripted or state.current is not None:  # not a top-level call
+            return scripted(*args, **kwargs)
+        _calls.call = object()  # a new top-level call: a new snapshot
+        return scripted(*args, **kwargs)
+
+    return call
+
+
+def adapter() -> Adapter:
+    return mutant("scripted-forks-reuse-snapshot", fork=fork, script=script)
