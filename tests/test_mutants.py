@@ -366,6 +366,16 @@ MUTANTS: dict[str, Mutant] = {
     "ignores_unwaited_forks": breaks("TRACE-UNWAITED-1"),
     "trace_accepts_empty_forks": breaks("TRACE-NO-DATA-1"),
     "trace_accepts_non_tensors": breaks("TRACE-INPUTS-1"),
+    # probes: nesting.rst, script.rst, modules.rst, models.rst, future.rst, determinism.rst
+    "recurses_on_callers_stack": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1"),
+    # its deadlocked workers stay blocked: each timed-out probe needs a fresh worker process
+    "blocks_when_deep": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1", isolated=True),
+    "runs_nested_forks_inline": breaks("ASYNC-RETURNS-EARLY-1", "ASYNC-CONCURRENT-1"),
+    "done_means_started": breaks("FUTURE-DONE-1"),
+    "done_misses_base_exceptions": breaks("FUTURE-DONE-FAILED-1"),
+    "wait_all_checks_failures_first": breaks("FUTURE-WAIT-ALL-1"),
+    "collect_all_ends_at_first_failure": breaks("FUTURE-COLLECT-ALL-FAIL-1"),
+    "wait_all_cancels_the_rest": breaks("FUTURE-WAIT-ALL-FIRST-1"),
 }
 
 #: mutant module -> the requirements it must fail
