@@ -376,6 +376,10 @@ MUTANTS: dict[str, Mutant] = {
     "wait_all_checks_failures_first": breaks("FUTURE-WAIT-ALL-1"),
     "collect_all_ends_at_first_failure": breaks("FUTURE-COLLECT-ALL-FAIL-1"),
     "wait_all_cancels_the_rest": breaks("FUTURE-WAIT-ALL-FIRST-1"),
+    "script_caches_modules": breaks("MODULE-METHOD-1"),
+    "collect_all_drops_duplicates": breaks("FUTURE-COLLECT-ALL-1"),
+    "collect_all_shares_empty_list": breaks("FUTURE-COLLECT-EMPTY-1"),
+    "compiled_forks_kwargs_by_position": breaks("MODULE-FORK-1", "FORK-SCRIPTED-1"),
 }
 
 #: mutant module -> the requirements it must fail
