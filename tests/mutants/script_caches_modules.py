@@ -1,4 +1,4 @@
-"""script(module) is memoised per module: a module scripted again keeps the attributes of its first scripting.
+"""script(module) is memoised per module: scripted again, it keeps its first attributes.
 
 The compiled copy of a module is cached by the module's identity, made from a
 copy of the module taken the first time: an attribute changed afterwards is
