@@ -3,9 +3,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: peers conformance conformance-torch conformance-dask conformance-threads conformance-ray matrix test lint type docs docs-tools doctest check wheel-smoke clean
+.PHONY: system-packages browser-tools peers conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent matrix test lint type docs docs-tools doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
+GEVENT_STAMP := $(VENV)/.gevent-stamp
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -43,14 +44,29 @@ $(RAY_STAMP): $(STAMP)
 conformance-ray: $(RAY_STAMP)
 	$(BIN)/forkwait-conformance --impl ray
 
+# gevent 26.9.0: the release measured in docs/_results/gevent.json
+$(GEVENT_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,gevent]'
+	touch $@
+
+# In-process for now: the adapter's gevent.monkey.patch_all() breaks the pytest-xdist worker
+# (INTERNALERROR, no verdict). These options go when examples run in an executor process.
+GEVENT_IN_PROCESS := -n 0 -o forkwait_require_workers=false
+
+## the suite against gevent as it is (monkey-patched; fork is gevent.spawn, wait Greenlet.get)
+conformance-gevent: $(GEVENT_STAMP)
+	$(BIN)/forkwait-conformance --impl gevent $(GEVENT_IN_PROCESS)
+
 ## re-record docs/_results/ (the docs' conformance matrix): every implementation the project ships
-ENGINES := reference torch dask threads ray
+ENGINES := reference torch dask threads ray gevent
 ## (recorded into build/results first: the spec's matrix page reads docs/_results while
 ## each run reads the spec, and a failed run must not leave the matrix half re-recorded)
-matrix: $(TORCH_STAMP) $(RAY_STAMP)
+matrix: $(TORCH_STAMP) $(RAY_STAMP) $(GEVENT_STAMP)
 	mkdir -p build/results
 	for impl in $(ENGINES); do \
-	  $(BIN)/forkwait-conformance --impl $$impl -q --report build/results/$$impl.json || exit 1; done
+	  extra=; [ $$impl != gevent ] || extra="$(GEVENT_IN_PROCESS)"; \
+	  $(BIN)/forkwait-conformance --impl $$impl $$extra -q --report build/results/$$impl.json \
+	  || exit 1; done
 	cp $(ENGINES:%=build/results/%.json) docs/_results/
 	$(BIN)/forkwait-conformance matrix $(ENGINES:%=docs/_results/%.json)
 
@@ -76,16 +92,34 @@ lint: $(STAMP)
 type: $(STAMP)
 	$(BIN)/mypy
 
-## Graphviz's dot, which draws the spec's trace graphs (sphinx.ext.graphviz): Debian's
-## package, installed when missing if we are root (CI is); otherwise says what to install
+## Programs from outside Python (Debian's packages): Graphviz's dot draws the spec's graphs
+## (make docs), Chromium lays the built HTML out for its browser test (make test). No target
+## installs them behind your back: the *-tools targets say what is missing and the command;
+## `make system-packages` (as root) is that command, loud, and CI runs it explicitly.
+SYSTEM_PACKAGES := graphviz chromium
+system-packages:
+	@echo "make system-packages: apt-get install $(SYSTEM_PACKAGES) (Debian's packages, as root)"
+	DEBIAN_FRONTEND=noninteractive apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(SYSTEM_PACKAGES)
+
 docs-tools:
 	@command -v dot >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" != 0 ]; then \
-	    echo "make docs needs Graphviz's dot: sudo apt-get install graphviz" >&2; exit 1; fi; \
-	  export DEBIAN_FRONTEND=noninteractive; \
-	  apt-get install -y -q --no-install-recommends graphviz >/dev/null 2>&1 \
-	  || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends graphviz >/dev/null; }; \
-	  command -v dot >/dev/null; }
+	  echo "make docs needs Graphviz's dot, which is not installed." >&2; \
+	  echo "install it with: sudo apt-get install graphviz   (or, as root: make system-packages)" >&2; \
+	  exit 1; }
+
+## the browser test (tests/test_html_in_browser.py): Playwright in .venv (pip, the `browser`
+## extra) driving Debian's /usr/bin/chromium; Playwright never downloads a browser of its own
+BROWSER_STAMP := $(VENV)/.browser-stamp
+$(BROWSER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,browser]'
+	touch $@
+
+browser-tools: $(BROWSER_STAMP)
+	@test -x /usr/bin/chromium || { \
+	  echo "the browser test needs Debian's chromium (/usr/bin/chromium), which is not installed." >&2; \
+	  echo "install it with: sudo apt-get install chromium   (or, as root: make system-packages)" >&2; \
+	  exit 1; }
 
 docs: $(STAMP) docs-tools
 	$(BIN)/sphinx-build -W -q -E -c conf docs build/html
@@ -102,7 +136,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: test conformance conformance-torch conformance-dask conformance-threads conformance-ray lint type docs doctest wheel-smoke
+check: docs-tools browser-tools test conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)

@@ -28,7 +28,7 @@ extensions = [
     "sphinx.ext.graphviz",
     "conformance.sphinx_ext.requirements",
     # pictures drawn from real runs of the reference when the HTML is written
-    # (traced graphs need Graphviz's `dot`: `make docs` installs it)
+    # (traced graphs need Graphviz's `dot`: `make docs` says how to install it)
     "conformance.sphinx_ext.pictures",
 ]
 graphviz_output_format = "svg"

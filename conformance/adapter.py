@@ -197,7 +197,7 @@ def load_adapter(name: str, deadline: float = 0.0) -> Adapter:
 
 
 #: extras of this package that provide a registered implementation's dependencies
-EXTRAS = {"torch": "torch", "dask": "dask", "ray": "ray"}
+EXTRAS = {"torch": "torch", "dask": "dask", "ray": "ray", "gevent": "gevent"}
 
 
 def _resolve(name: str) -> Any:

@@ -40,7 +40,7 @@ def test_every_disagreement_is_explained_and_nothing_else() -> None:
     assert lines - disagreements == set(), "the engines agree on these now: drop their lines"
 
 
-def test_the_matrix_shows_all_five_engines() -> None:
+def test_the_matrix_shows_every_recorded_engine() -> None:
     page = (DOCS / "matrix.rst").read_text(encoding="utf-8")
     files = re.search(r"\.\. conformance-matrix:: (.+)", page)
     assert files

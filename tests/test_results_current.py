@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import conformance.adapters
 from conformance.adapters import dask as dask_adapter
 from conformance.adapters import ray as ray_adapter
 from conformance.adapters import threads as threads_adapter
@@ -18,7 +19,9 @@ from conformance.reports.json_report import RunReport, read_report
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "_results"
 REGENERATE = "re-record them with `make matrix`"
 #: every implementation `make matrix` records
-ENGINES = ["reference", "torch", "dask", "threads", "ray"]
+ENGINES = ["reference", "torch", "dask", "threads", "ray", "gevent"]
+#: the gevent adapter's files, by path: importing its module would monkey-patch this process
+GEVENT_FILES = Path(conformance.adapters.__file__).parent
 #: the third-party engines, with the expected-failures and skips files of their adapters
 #: (dask's in-process cluster: the remote files apply to another cluster only)
 DECLARED = {
@@ -26,6 +29,7 @@ DECLARED = {
     "dask": (dask_adapter.XFAILS_FILE, dask_adapter.SKIPS_FILE),
     "threads": (threads_adapter.XFAILS_FILE, threads_adapter.SKIPS_FILE),
     "ray": (ray_adapter.XFAILS_FILE, ray_adapter.SKIPS_FILE),
+    "gevent": (GEVENT_FILES / "gevent_xfails.toml", GEVENT_FILES / "gevent_skips.toml"),
 }
 
 
@@ -88,6 +92,6 @@ def test_an_engine_fails_exactly_its_declared_requirements(name: str) -> None:
     assert unclaimed <= {"skipped"}, REGENERATE
 
 
-@pytest.mark.parametrize("name", ["threads", "ray"])
+@pytest.mark.parametrize("name", ["threads", "ray", "gevent"])
 def test_an_engine_claims_at_least_core(name: str) -> None:
     assert "core" in recorded(name).profiles

@@ -29,6 +29,7 @@ from conformance.catalog.requirements import (
     is_example,
     walk_document,
 )
+from conformance.programs.seed import SEED_ENV
 from conformance.reports.json_report import ReportError, check_writable
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 from conformance.run.spec_html import default_docs_url
@@ -153,6 +154,9 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     schedules: int = config.getoption("schedules")
     if schedules < 0:
         raise ReportError(f"--schedules must be 0 or more, got {schedules}")
+    probe_seed: int | None = config.getoption("probe_seed")
+    if probe_seed is not None:  # read where the generated-program probes run, which inherit it
+        os.environ[SEED_ENV] = str(probe_seed)
     project = location.project(config)
     catalog = catalog_of(project)
     counts = example_counts(project, catalog)  # also checks the spec's structure
@@ -220,4 +224,14 @@ def _schedules(config: pytest.Config, adapter: Adapter, count: int) -> list[str]
         except Exception as exc:
             raise AdapterError(f"--schedule {replay!r}: {exc}") from exc
         return [replay]
-    return list(explorer.schedules(count))
+    names = list(explorer.schedules(count))
+    distinct = dict.fromkeys(names)
+    if len(distinct) != count or not all(isinstance(n, str) and n.strip() for n in names):
+        # honoured or refused: a run must never explore fewer schedules than it says
+        raise AdapterError(
+            f"--schedules {count}: the explorer of implementation {adapter.name!r} gave "
+            f"{len(distinct)} distinct schedule names ({', '.join(map(repr, names[:5]))}"
+            f"{', ...' if len(names) > 5 else ''}), not {count}; ask for at most what it "
+            "can give, or fix its schedules()"
+        )
+    return names

@@ -64,6 +64,14 @@ def add_options(parser: _Parser) -> None:
         "conformance",
     )
     group.addoption(
+        "--probe-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the seed of the programs the generated-program probes draw (default: a fixed "
+        "seed, the same every run); a failure names the seed that finds it again",
+    )
+    group.addoption(
         "--schedule",
         default=None,
         metavar="NAME",

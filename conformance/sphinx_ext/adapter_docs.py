@@ -49,7 +49,9 @@ class AdapterSourceDirective(SphinxDirective):
         caption = self.options.get("caption") or (
             f"{self.arguments[0].replace('.', '/')}.py" if beside is None else beside
         )
-        container = nodes.container("", literal_block=True, classes=["literal-block-wrapper"])
+        # a class of its own: the project's files run to 100 columns (forkwait.css fits them)
+        classes = ["literal-block-wrapper", "forkwait-adapter-source"]
+        container = nodes.container("", literal_block=True, classes=classes)
         container += nodes.caption(caption, "", nodes.Text(caption))
         container += block
         return [container]

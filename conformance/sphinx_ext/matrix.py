@@ -151,7 +151,10 @@ class ConformanceMatrixDirective(SphinxDirective):
         std = self.env.get_domain("std")
         for row in matrix_outcomes(reports):
             link, messages = self.state.inline_text(f":req:`{row.id}`", self.lineno)
-            cells = [entry([*link, *messages]), entry(row.profile), entry(row.level)]
+            # profile and level under the ID, not in columns of their own: so five engines
+            # fit the page's column beside it (tests/test_html_in_browser.py looks)
+            about = nodes.inline("", f"{row.profile} · {row.level}", classes=["forkwait-kind"])
+            cells = [entry([*link, *messages, about])]
             for report, cell in zip(reports, row.cells, strict=True):
                 # the kind of failure on a line of its own, so that five engines fit a page
                 outcome = CELL.get(cell.outcome, cell.outcome).strip("*")
@@ -169,7 +172,7 @@ class ConformanceMatrixDirective(SphinxDirective):
             std.anonlabels[anchor] = (self.env.docname, anchor)  # type: ignore[attr-defined]
             rows.append(cells)
             anchors.append(anchor)
-        header = ["requirement", "profile", "level"] + [column(r) for r in reports]
+        header = ["requirement (profile · level)"] + [column(r) for r in reports]
         return table(header, rows, "matrix", anchors)
 
 

@@ -20,7 +20,8 @@ Loading this extension also loads ``conformance.sphinx_ext.blocks`` (how example
 blocks are shown: "Output" captions, visible ``testsetup``) and
 ``conformance.sphinx_ext.matrix`` (``.. conformance-matrix::``) and
 ``conformance.sphinx_ext.schema`` (``.. report-schema::``) and
-``conformance.sphinx_ext.probes`` (``.. probes::``), so conf.py names
+``conformance.sphinx_ext.probes`` (``.. probes::``) and
+``conformance.sphinx_ext.teeth`` (``.. requirement-teeth::``), so conf.py names
 one extension for all of the spec's markup.
 """
 
@@ -327,6 +328,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("conformance.sphinx_ext.matrix")
     app.setup_extension("conformance.sphinx_ext.schema")
     app.setup_extension("conformance.sphinx_ext.probes")
+    app.setup_extension("conformance.sphinx_ext.teeth")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", fill_index)

@@ -1,0 +1,143 @@
+"""Run generated programs against ``fw`` and compare them with their sequential meaning.
+
+hypothesis draws programs (shapes.py), each is rendered to source
+(source.py) and run three ways: with the sequential meaning
+(sequential.py), under ``fw`` from plain Python, and under ``fw`` as a
+scripted call. Results must agree (a value, or "raised"), and every task
+reached through waits and direct calls must have run exactly once by the
+time the program returns, no task more than once. On a mismatch hypothesis
+shrinks the program, and the least one is printed as runnable source, with
+the seed that finds it again. The seed is fixed unless the run asks for
+another (``forkwait-conformance --probe-seed N``; seed.py).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from conformance.programs.seed import chosen_seed
+from conformance.programs.sequential import SequentialFw
+from conformance.programs.shapes import Task, programs
+from conformance.programs.source import Rendered, render
+
+_MODES = ("plain", "scripted")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run of a program gave, and how often each task ran."""
+
+    result: str
+    ran: Counter[int]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    rendered: Rendered
+    x: int
+    mode: str
+    expected: str
+    got: Outcome
+
+    def describe(self, seed: int) -> str:
+        runs = self.got.ran
+        wrong = sorted(
+            n for n in range(self.rendered.tasks)
+            if runs[n] > 1 or (n in self.rendered.awaited and runs[n] != 1)
+        )  # fmt: skip
+        counts = ", ".join(f"t{n} ran {runs[n]} time(s)" for n in wrong)
+        call = "fw.script(t0)(x)" if self.mode == "scripted" else "t0(x)"
+        return "\n".join([
+            f"a generated program (seed {seed}; --probe-seed {seed} finds it again) gives "
+            "another result than its sequential meaning:",
+            "",
+            "import re",
+            "",
+            "ran = []",
+            "note = fw.ignore(ran.append)",
+            "",
+            self.rendered.source.rstrip(),
+            "",
+            f"x = {self.x}",
+            f"print({call}, sorted(ran))",
+            "",
+            f"expected (fork as a direct call): {self.expected}",
+            f"got ({self.mode}): {self.got.result}" + (f"; {counts}" if counts else ""),
+        ])  # fmt: skip
+
+
+def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
+    """Run ``rendered`` under ``fw`` (``mode``: plain or scripted); its outcome."""
+    ran: list[int] = []
+    lock = threading.Lock()
+
+    def note(number: int) -> None:
+        with lock:
+            ran.append(number)
+
+    namespace: dict[str, Any] = {"fw": fw, "note": fw.ignore(note), "re": re}
+    exec(compile(rendered.source, "<generated program>", "exec"), namespace)  # noqa: S102
+    root = namespace["t0"]
+    try:
+        value = fw.script(root)(x) if mode == "scripted" else root(x)
+        result = f"returned {value!r}"
+    except Exception:  # noqa: BLE001 - any type: scripted code need not keep it (ERR-TYPE-KEPT-1)
+        result = "raised"
+    with lock:
+        return Outcome(result, Counter(ran))
+
+
+def compare(program: Task, fw: Any, x: int) -> Mismatch | None:
+    """The first way ``fw`` runs ``program`` unlike its sequential meaning, if any."""
+    rendered = render(program)
+    expected = run_program(rendered, SequentialFw(), x, "plain").result
+    for mode in _MODES:
+        got = run_program(rendered, fw, x, mode)
+        once = all(got.ran[n] == 1 for n in rendered.awaited)
+        if got.result != expected or not once or any(c > 1 for c in got.ran.values()):
+            return Mismatch(rendered, x, mode, expected, got)
+    return None
+
+
+def check_programs(fw: Any, *, examples: int = 50, seed: int | None = None) -> None:
+    """Print one line: every program agrees, or the least one that does not, as source."""
+    chosen = seed if seed is not None else chosen_seed()
+    found: list[Mismatch] = []
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        print_blob=False,
+    )
+    @hypothesis_seed(chosen)
+    @given(programs(), st.integers(0, 9))
+    def agrees(program: Task, x: int) -> None:
+        mismatch = compare(program, fw, x)
+        if mismatch is not None:
+            found.append(mismatch)
+            raise AssertionError(mismatch.expected)
+
+    try:
+        agrees()
+    except AssertionError:
+        if not found:
+            raise
+        print(found[-1].describe(chosen))  # hypothesis replays the least failure last
+        return
+    print("every generated program gives its sequential result, plain and scripted")
+
+
+__all__ = ["check_programs", "compare", "run_program"]
