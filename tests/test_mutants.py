@@ -58,6 +58,7 @@ _NO_RAISE = "the example expects wait to raise"
 _LOOKS_DONE = "the example's future looks done while its task runs, so then and wait_all read it"
 _NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
 _NEW_INPUT = "the example calls the traced function on a new input"
+_CHAIN_TWICE = "a chain of 1,000 nested forks, each task run twice, is 2**1000 runs: it times out"
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
 
 
@@ -130,7 +131,15 @@ MUTANTS: dict[str, Mutant] = {
             "DET-NO-COPY-1": _SIDE_EFFECTS_TWICE,
             "FUTURE-RETURNED-1": "the task's second run returns another future than the one kept",
             "LIFECYCLE-EXIT-1": "the program's task prints its line twice",
+            "DET-PURE-1": "the generated programs check that each task they wait on ran once",
+            "NEST-LEVELS-1": _CHAIN_TWICE,
+            "NEST-ANY-POOL-1": _CHAIN_TWICE,
+            "NEST-UNWAITED-RUNS-1": _SIDE_EFFECTS_TWICE,
+            "ASYNC-STARTS-1": _SIDE_EFFECTS_TWICE,
+            "ASYNC-RETURNS-EARLY-1": "the probe's subtask, run again, reports the first run's end",
         },
+        # its runaway chains (2**1000 runs) outlive their deadline: a worker process ends them
+        isolated=True,
     ),
     "copies_on_wait": breaks(
         "WAIT-SAME-OBJECT-1",
