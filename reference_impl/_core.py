@@ -58,6 +58,13 @@ _NO_KWARGS: dict[str, Any] = {}  # shared, never changed: a done task's kwargs
 _new = object.__new__
 _Lock = threading.Lock
 
+#: Tasks one thread runs nested on its own stack (a wait running the task it waits on, a
+#: plain fork run at once) before the next one starts on a thread of its own, whose stack is
+#: empty. Each level takes about six Python frames, so 40 stay well inside CPython's default
+#: recursion limit of 1,000 frames: a chain of nested forks is never cut short by the
+#: stack its first caller happened to have (NEST-LEVELS-1), only by how many threads run.
+MAX_NESTED = 40
+
 #: Guards the waiting-on edges while a waiter checks for a cycle and blocks.
 _wait_graph_lock = _Lock()
 #: Makes "is it done? then it is mine to complete" one step for set_result and friends,
@@ -142,10 +149,12 @@ class Core(Generic[T_co]):
             try:
                 thread.current = self
                 thread.scripted = claim is not None
+                thread.depth += 1
                 self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
             finally:
                 thread.current = caller
                 thread.scripted = scripted
+                thread.depth -= 1
         except BaseException as exc:  # noqa: BLE001 - every failure belongs to wait()
             self._exception = exc
             self._traceback = exc.__traceback__
@@ -211,12 +220,29 @@ class Core(Generic[T_co]):
             return
         if context is None:
             context = local.context
-        if self._claim is not None and self._state == _PENDING and self._run_if_pending(context):
-            pool = _pool.current()
-            if pool is not None:
-                pool.forget(self)
-            return
+        if self._claim is not None and self._state == _PENDING:
+            if context.depth >= MAX_NESTED:
+                self.run_elsewhere()
+            elif self._run_if_pending(context):
+                pool = _pool.current()
+                if pool is not None:
+                    pool.forget(self)
+                return
         self._wait_for_others(context)
+
+    def run_elsewhere(self) -> threading.Thread | None:
+        """Start a thread of its own that runs this task unless someone claims it first.
+
+        For a waiter whose stack holds ``MAX_NESTED`` tasks already: it blocks
+        instead, and the new thread starts on an empty stack. No thread to be
+        had (the system's limit): None, and the task waits for the pool.
+        """
+        try:
+            thread = threading.Thread(target=self._run_if_pending, name="forkwait-nested")
+            thread.start()
+        except RuntimeError:  # can't start new thread
+            return None
+        return thread
 
     def _help(self, context: ThreadContext) -> None:
         """Run what nobody has started of this future (a promise: of its sources); never block."""
@@ -228,7 +254,10 @@ class Core(Generic[T_co]):
                     return  # e.g. wait_all's gate, at the first failure
                 source._help(context)
         elif self._claim is not None:  # a task: run it if nobody has started it
-            self._run_if_pending(context)
+            if context.depth < MAX_NESTED:
+                self._run_if_pending(context)
+            else:
+                self.run_elsewhere()
 
     def _wait_for_others(self, context: ThreadContext) -> None:
         """Someone else runs it, or it is a promise: help its sources, then block."""

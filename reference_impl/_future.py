@@ -16,6 +16,7 @@ from reference_impl._core import (
     _DONE,
     _PENDING,
     _STATE_NAMES,
+    MAX_NESTED,
     PROMISE,
     Core,
     T_co,
@@ -175,5 +176,11 @@ def run_now(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     """
     future = new_task(func, args, kwargs)
     future._claim = None  # nobody else can see it: nothing to claim, and not scripted
-    future._run_if_pending(local.context)
+    context = local.context
+    if context.depth >= MAX_NESTED and context.scope is None:
+        thread = future.run_elsewhere()  # on an empty stack; this fork still returns it done
+        if thread is not None:
+            thread.join()
+            return future
+    future._run_if_pending(context)
     return future

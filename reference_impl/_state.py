@@ -23,13 +23,15 @@ if TYPE_CHECKING:
 class ThreadContext:
     """One thread's state; a new thread starts with the defaults."""
 
-    __slots__ = ("current", "run", "scope", "scripted")
+    __slots__ = ("current", "depth", "run", "scope", "scripted")
 
     def __init__(self) -> None:
         #: True while this thread executes scripted code (forks are asynchronous).
         self.scripted = False
         #: The task this thread is executing right now, if any (for cycle checks).
         self.current: Core[Any] | None = None
+        #: Tasks running nested on this thread's stack right now (see ``_core.MAX_NESTED``).
+        self.depth = 0
         #: The trace being recorded on this thread (``tracing.scope``), a room (``_rooms``).
         self.scope: Room | None = None
         #: The controlled run this thread's scripted code belongs to (``schedules``), a room.

@@ -58,6 +58,7 @@ _NO_RAISE = "the example expects wait to raise"
 _LOOKS_DONE = "the example's future looks done while its task runs, so then and wait_all read it"
 _NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
 _NEW_INPUT = "the example calls the traced function on a new input"
+_CHAIN_TWICE = "a chain of 1,000 nested forks, each task run twice, is 2**1000 runs: it times out"
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
 _NESTED_RUNTIME_ERROR = "a failure that comes up through a task's wait is a new RuntimeError"
 
@@ -131,7 +132,15 @@ MUTANTS: dict[str, Mutant] = {
             "DET-NO-COPY-1": _SIDE_EFFECTS_TWICE,
             "FUTURE-RETURNED-1": "the task's second run returns another future than the one kept",
             "LIFECYCLE-EXIT-1": "the program's task prints its line twice",
+            "DET-PURE-1": "the generated programs check that each task they wait on ran once",
+            "NEST-LEVELS-1": _CHAIN_TWICE,
+            "NEST-ANY-POOL-1": _CHAIN_TWICE,
+            "NEST-UNWAITED-RUNS-1": _SIDE_EFFECTS_TWICE,
+            "ASYNC-STARTS-1": _SIDE_EFFECTS_TWICE,
+            "ASYNC-RETURNS-EARLY-1": "the probe's subtask, run again, reports the first run's end",
         },
+        # its runaway chains (2**1000 runs) outlive their deadline: a worker process ends them
+        isolated=True,
     ),
     "copies_on_wait": breaks(
         "WAIT-SAME-OBJECT-1",
@@ -407,6 +416,21 @@ MUTANTS: dict[str, Mutant] = {
     "refuses_forks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     "two_scripted_calls_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
     "scripted_forks_reuse_snapshot": breaks("CONTEXT-INHERITED-1", "CONTEXT-SNAPSHOT-1"),
+
+    # probes: nesting.rst, script.rst, modules.rst, models.rst, future.rst, determinism.rst
+    "recurses_on_callers_stack": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1"),
+    # its deadlocked workers stay blocked: each timed-out probe needs a fresh worker process
+    "blocks_when_deep": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1", isolated=True),
+    "runs_nested_forks_inline": breaks("ASYNC-RETURNS-EARLY-1", "ASYNC-CONCURRENT-1"),
+    "done_means_started": breaks("FUTURE-DONE-1"),
+    "done_misses_base_exceptions": breaks("FUTURE-DONE-FAILED-1"),
+    "wait_all_checks_failures_first": breaks("FUTURE-WAIT-ALL-1"),
+    "collect_all_ends_at_first_failure": breaks("FUTURE-COLLECT-ALL-FAIL-1"),
+    "wait_all_cancels_the_rest": breaks("FUTURE-WAIT-ALL-FIRST-1"),
+    "script_caches_modules": breaks("MODULE-METHOD-1"),
+    "collect_all_drops_duplicates": breaks("FUTURE-COLLECT-ALL-1"),
+    "collect_all_shares_empty_list": breaks("FUTURE-COLLECT-EMPTY-1"),
+    "compiled_forks_kwargs_by_position": breaks("MODULE-FORK-1", "FORK-SCRIPTED-1"),
 }
 
 _UNWAITED_CHILDREN = "the probe's tasks fork children that nobody waits on"

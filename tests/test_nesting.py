@@ -262,3 +262,19 @@ def test_python_threads_calling_scripted_code_at_once_share_one_pool() -> None:
         thread.join(60)
     assert results == {i: (fib(12 + i % 3), True) for i in range(6)}
     assert pool.thread_count() <= 2
+
+
+# -- NEST-LEVELS-1: depth is not bounded by the first caller's stack ------------------------
+
+CHAIN = 3_000  # three times CPython's default recursion limit, in frames
+
+
+def chain(n: int) -> int:
+    """A task that forks the next link and waits on it: n levels of nested forks."""
+    return 0 if n == 0 else fw.wait(fw.fork(chain, n - 1)) + 1
+
+
+@pytest.mark.parametrize("mode", ["plain", "scripted"])
+def test_a_chain_deeper_than_the_recursion_limit_completes(mode: str) -> None:
+    run = chain if mode == "plain" else fw.script(chain)
+    assert run(CHAIN) == CHAIN

@@ -1,0 +1,23 @@
+"""A wait deep in a stack blocks its thread instead of running the task elsewhere.
+
+A guard against ``RecursionError`` done halfway: past ``MAX_NESTED`` nested tasks
+a wait no longer runs the task it waits on, nor starts a thread for it; it
+blocks, and leaves the task to the pool. Every worker that reaches that depth
+blocks too, so a chain of scripted forks deeper than the pool's threads times
+``MAX_NESTED`` deadlocks (a plain fork, with no pool, still recurses).
+"""
+
+from typing import Any
+
+import reference_impl._core as core
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def _nowhere(self: Any) -> None:
+    return None
+
+
+def adapter() -> Adapter:
+    core.Core.run_elsewhere = _nowhere  # type: ignore[method-assign]
+    return mutant("blocks-when-deep")

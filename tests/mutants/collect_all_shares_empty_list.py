@@ -1,0 +1,31 @@
+"""collect_all([]) and wait_all([]) give one shared empty list, which a caller can change.
+
+A module constant for the empty case saves an allocation: after a caller
+appends to what it got, every later empty combination gives that item.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+_EMPTY: list[Any] = []
+
+
+def collect_all(futures: list[Any], /) -> Any:
+    if isinstance(futures, list) and not futures:
+        done: Any = ref.Future()
+        done.set_result(_EMPTY)
+        return done
+    return ref.collect_all(futures)
+
+
+def wait_all(futures: list[Any], /) -> list[Any]:
+    if isinstance(futures, list) and not futures:
+        return _EMPTY
+    return ref.wait_all(futures)
+
+
+def adapter() -> Adapter:
+    return mutant("collect-all-shares-empty-list", collect_all=collect_all, wait_all=wait_all)

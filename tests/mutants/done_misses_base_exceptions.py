@@ -1,0 +1,31 @@
+"""A task that raised a BaseException never reads as done: ``except Exception`` sets the flag.
+
+The runner keeps the outcome and sets the done flag for a value and for an
+``Exception``; a ``BaseException`` (``KeyboardInterrupt``, ``SystemExit``, a
+subclass of its own) is kept for ``wait`` by an outer handler that never sets
+the flag, so ``done()`` stays False after ``wait`` has raised it.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+class MissesBase(ref.Future[Any]):
+    __slots__ = ()
+
+    def done(self) -> bool:
+        error = self._exception
+        return super().done() and (error is None or isinstance(error, Exception))
+
+
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    future = ref.fork(func, *args, **kwargs)
+    future.__class__ = MissesBase  # still an fw.Future
+    return future
+
+
+def adapter() -> Adapter:
+    return mutant("done-misses-base-exceptions", fork=fork)
