@@ -59,6 +59,7 @@ _LOOKS_DONE = "the example's future looks done while its task runs, so then and 
 _NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
 _NEW_INPUT = "the example calls the traced function on a new input"
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
+_MANY_WAITERS = "the probe has 16 threads blocked on the future while it is completed"
 
 
 @dataclass(frozen=True)
@@ -366,6 +367,23 @@ MUTANTS: dict[str, Mutant] = {
     "ignores_unwaited_forks": breaks("TRACE-UNWAITED-1"),
     "trace_accepts_empty_forks": breaks("TRACE-NO-DATA-1"),
     "trace_accepts_non_tensors": breaks("TRACE-INPUTS-1"),
+    # probes: futures-api.rst, trace.rst, determinism.rst (DET-SCHEDULE-REPLAY-1), validating.rst
+    "completes_without_a_lock": breaks("FUTURE-SET-ONCE-1"),
+    "wakes_one_waiter": breaks(
+        "FUTURE-WAKES-WAITERS-1",
+        extras={
+            "FUTURE-CREATE-1": _MANY_WAITERS,
+            "FUTURE-SET-EXCEPTION-1": _MANY_WAITERS,
+        },
+    ),
+    "callbacks_lost_in_a_race": breaks("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1"),
+    "callbacks_under_the_lock": breaks("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1"),
+    "callback_interrupt_skips_the_rest": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
+    "value_waits_for_running_task": breaks(
+        "FUTURE-VALUE-NOT-DONE-1",
+        extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() while the task runs"},
+    ),
+    "result_exception_raises": breaks("FUTURE-CREATE-1"),
 }
 
 #: mutant module -> the requirements it must fail
