@@ -59,6 +59,7 @@ _LOOKS_DONE = "the example's future looks done while its task runs, so then and 
 _NO_FUTURE_METHODS = "the example uses the wait() method of fork's result, which the handle lacks"
 _NEW_INPUT = "the example calls the traced function on a new input"
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
+_NO_PROBED_METHODS = "the probe calls then or value() on fork's result, which the handle lacks"
 _MANY_WAITERS = "the probe has 16 threads blocked on the future while it is completed"
 
 
@@ -93,6 +94,8 @@ MUTANTS: dict[str, Mutant] = {
         extras={
             "FUTURE-FORKED-METHODS-1": _NO_FUTURE_METHODS,
             "MODULE-RETURNS-FUTURES-1": _NO_FUTURE_METHODS,
+            "FUTURE-CALLBACK-ORDER-1": _NO_PROBED_METHODS,
+            "FUTURE-VALUE-NOT-DONE-1": _NO_PROBED_METHODS,
         },
     ),
     "rejects_no_arg_forks": breaks("FORK-NO-ARGS-1"),
@@ -384,6 +387,8 @@ MUTANTS: dict[str, Mutant] = {
         extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() while the task runs"},
     ),
     "result_exception_raises": breaks("FUTURE-CREATE-1"),
+    "trace_records_first_wait": breaks("TRACE-FORK-WAIT-1"),
+    "traced_calls_share_values": breaks("TRACE-RERUN-1"),
 }
 
 #: mutant module -> the requirements it must fail
