@@ -389,6 +389,11 @@ MUTANTS: dict[str, Mutant] = {
     "result_exception_raises": breaks("FUTURE-CREATE-1"),
     "trace_records_first_wait": breaks("TRACE-FORK-WAIT-1"),
     "traced_calls_share_values": breaks("TRACE-RERUN-1"),
+    "explorer_has_sixteen_schedules": breaks(
+        "EXPLORER-NAMES-1",
+        extras={"DET-SCHEDULE-REPLAY-1": "its probe asks for 64 names and gets 16"},
+    ),
+    "explorer_seeds_from_hash": breaks("DET-SCHEDULE-REPLAY-1"),
 }
 
 #: mutant module -> the requirements it must fail
