@@ -1,7 +1,5 @@
 """The explorer has a fixed table of 16 schedules: schedules(n) gives at most 16 names."""
 
-from dataclasses import replace
-
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
 from tests.mutants._base import mutant
@@ -13,4 +11,4 @@ def schedules(count: int) -> list[str]:
 
 def adapter() -> Adapter:
     explorer = Explorer(schedules=schedules, use=use_schedule)
-    return replace(mutant("explorer-has-sixteen-schedules"), explorer=explorer)
+    return mutant("explorer-has-sixteen-schedules", explorer=explorer)

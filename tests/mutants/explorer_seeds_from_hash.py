@@ -7,7 +7,6 @@ so the replay command does not replay.
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule, use_schedule
@@ -23,4 +22,4 @@ def use(name: str) -> Iterator[None]:
 
 def adapter() -> Adapter:
     explorer = Explorer(schedules=default_schedules, use=use)
-    return replace(mutant("explorer-seeds-from-hash"), explorer=explorer)
+    return mutant("explorer-seeds-from-hash", explorer=explorer)
