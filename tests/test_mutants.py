@@ -406,6 +406,8 @@ MUTANTS: dict[str, Mutant] = {
     "flattens_nested_forks": breaks(
         "TRACE-NESTED-1",
         extras={
+            "TRACE-FORK-WAIT-1": "its probe waits, inside a forked body, on that body's own fork",
+            "TRACE-GRAPH-NODES-1": "its probe lists the fork and wait of a forked body's subgraph",
             "TRACE-UNWAITED-1": "its probe forks a task never waited inside a forked body",
         },
     ),
@@ -414,6 +416,7 @@ MUTANTS: dict[str, Mutant] = {
     "trace_replays_recorded_output": breaks(
         "TRACE-RERUN-1",
         extras={
+            "TRACE-FORK-WAIT-1": _NEW_INPUT,
             "TRACE-API-1": _NEW_INPUT,
             "TRACE-UNWAITED-1": _NEW_INPUT,
             "TRACE-KWARGS-1": _NEW_INPUT,
@@ -455,6 +458,8 @@ MUTANTS: dict[str, Mutant] = {
         extras={"DET-SCHEDULE-REPLAY-1": "its probe asks for 64 names and gets 16"},
     ),
     "explorer_seeds_from_hash": breaks("DET-SCHEDULE-REPLAY-1"),
+    "explorer_runs_unknown_names_as_fifo": breaks("EXPLORER-USE-1"),
+    "explorer_drops_unwaited_tasks": breaks("EXPLORER-FINISHES-1"),
 }
 
 #: mutant module -> the requirements it must fail
