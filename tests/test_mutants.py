@@ -62,6 +62,9 @@ _CHAIN_TWICE = "a chain of 1,000 nested forks, each task run twice, is 2**1000 r
 _EXCEPTION_AS_VALUE = "the example sets an exception on a created future and expects it raised"
 _NESTED_RUNTIME_ERROR = "a failure that comes up through a task's wait is a new RuntimeError"
 
+_NO_PROBED_METHODS = "the probe calls then or value() on fork's result, which the handle lacks"
+_MANY_WAITERS = "the probe has 16 threads blocked on the future while it is completed"
+
 
 @dataclass(frozen=True)
 class Mutant:
@@ -94,6 +97,8 @@ MUTANTS: dict[str, Mutant] = {
         extras={
             "FUTURE-FORKED-METHODS-1": _NO_FUTURE_METHODS,
             "MODULE-RETURNS-FUTURES-1": _NO_FUTURE_METHODS,
+            "FUTURE-CALLBACK-ORDER-1": _NO_PROBED_METHODS,
+            "FUTURE-VALUE-NOT-DONE-1": _NO_PROBED_METHODS,
         },
     ),
     "rejects_no_arg_forks": breaks("FORK-NO-ARGS-1"),
@@ -111,11 +116,17 @@ MUTANTS: dict[str, Mutant] = {
     "swaps_args": breaks(
         "KWARGS-PERMUTATIONS-1",
         extras={
+            "TRACE-NESTED-1": "its probe forks nest(x, depth), which runs as nest(depth, x)",
             "SCRIPT-SAME-RESULT-1": "partial_sum(half, 0) is an empty sum, scripted or not",
             "FUTURE-ARGUMENT-1": "consume(fut, 10) runs as consume(10, fut): it waits on 10",
         },
     ),
-    "ignores_defaults": breaks("KWARGS-DEFAULTS-1"),
+    "ignores_defaults": breaks(
+        "KWARGS-DEFAULTS-1",
+        extras={
+            "TRACE-KWARGS-1": "its probe leaves a default out between two keywords",
+        },
+    ),
     "drops_unknown_kwargs": breaks("KWARGS-UNKNOWN-1"),
     "rejects_builtins": breaks("FORK-CALLABLES-1", "FORK-BUILTINS-1"),
     "crashes_on_lambda": breaks(
@@ -254,10 +265,17 @@ MUTANTS: dict[str, Mutant] = {
             "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
         },
     ),
-    "wait_again_other_type": breaks("ERR-WAIT-AGAIN-1"),
+    "wait_again_other_type": breaks(
+        "ERR-WAIT-AGAIN-1",
+        extras={
+            "FUTURE-SET-EXCEPTION-1": "its probe waits twice on the failed future",
+            "FUTURE-WAKES-WAITERS-1": "its probe has 24 threads wait on one failed future",
+        },
+    ),
     "forgets_failure": breaks(
         "ERR-WAIT-AGAIN-1",
         extras={
+            "FUTURE-SET-EXCEPTION-1": "its probe waits twice on the failed future",
             "WAIT-SELF-1": "the cycle's failure is waited twice (by a task, then by the "
             "caller): the second wait raises nothing",
         },
@@ -285,7 +303,12 @@ MUTANTS: dict[str, Mutant] = {
     "wait_all_last_failure": breaks("FUTURE-WAIT-ALL-FIRST-1"),
     "collect_all_skips_non_futures": breaks("FUTURE-COLLECT-NOT-FUTURES-1"),
     "resolves_future_arguments": breaks("FUTURE-ARGUMENT-1"),
-    "flattens_nested_futures": breaks("FUTURE-RETURNED-1"),
+    "flattens_nested_futures": breaks(
+        "FUTURE-RETURNED-1",
+        extras={
+            "FUTURE-CREATE-1": "its probe sets another future as a value",
+        },
+    ),
     "script_resolves_nested_futures": breaks("FUTURE-CONTAINERS-1"),
     # the Future API (futures profile)
     "created_future_copies_result": breaks("FUTURE-CREATE-1"),
@@ -298,8 +321,21 @@ MUTANTS: dict[str, Mutant] = {
         },
     ),
     "completes_twice_silently": breaks("FUTURE-SET-ONCE-1"),
-    "created_wait_does_not_block": breaks("FUTURE-WAKES-WAITERS-1"),
-    "then_passes_value": breaks("FUTURE-THEN-1"),
+    "created_wait_does_not_block": breaks(
+        "FUTURE-WAKES-WAITERS-1",
+        extras={
+            "FUTURE-CREATE-1": _MANY_WAITERS,
+            "FUTURE-SET-EXCEPTION-1": _MANY_WAITERS,
+            "FUTURE-ADD-DONE-CALLBACK-1": "its probe has a thread blocked on the future",
+        },
+    ),
+    "then_passes_value": breaks(
+        "FUTURE-THEN-1",
+        extras={
+            "FUTURE-ADD-DONE-CALLBACK-1": "its probe calls then in a callback and reads value()",
+            "FUTURE-THEN-ERROR-1": "its probe's callbacks read f.value()",
+        },
+    ),
     "then_drops_base_exceptions": breaks("FUTURE-THEN-ERROR-1"),
     "set_exception_accepts_anything": breaks("FUTURE-SET-EXCEPTION-1"),
     "then_swallows_errors": breaks(
@@ -309,8 +345,18 @@ MUTANTS: dict[str, Mutant] = {
         },
     ),
     "late_callbacks_never_run": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
-    "forked_then_runs_at_once": breaks("FUTURE-FORKED-METHODS-1"),
-    "forked_callbacks_wait_for_a_wait": breaks("FUTURE-FORKED-METHODS-1"),
+    "forked_then_runs_at_once": breaks(
+        "FUTURE-FORKED-METHODS-1",
+        extras={
+            "FUTURE-CALLBACK-ORDER-1": "its probe adds then callbacks to a forked future",
+        },
+    ),
+    "forked_callbacks_wait_for_a_wait": breaks(
+        "FUTURE-FORKED-METHODS-1",
+        extras={
+            "FUTURE-CALLBACK-ORDER-1": "its probe adds callbacks to a forked future never waited",
+        },
+    ),
     "value_before_done_is_none": breaks("FUTURE-VALUE-NOT-DONE-1"),
     "collect_all_ignores_pending_created": breaks("FUTURE-COLLECT-CREATED-1"),
     # caller context
@@ -343,7 +389,12 @@ MUTANTS: dict[str, Mutant] = {
     "tensor_rsub_reversed": breaks("TRACE-TENSOR-1"),
     "trace_needs_tuple": breaks("TRACE-API-1"),
     "graph_nodes_lists": breaks("TRACE-GRAPH-NODES-1"),
-    "waits_unlinked": breaks("TRACE-FORK-WAIT-1"),
+    "waits_unlinked": breaks(
+        "TRACE-FORK-WAIT-1",
+        extras={
+            "TRACE-UNWAITED-1": "its probe checks which fork outputs wait nodes read",
+        },
+    ),
     "graph_text_without_forks": breaks("TRACE-FORK-WAIT-1"),
     "trace_without_fork_nodes": breaks(
         "TRACE-FORK-WAIT-1",
@@ -358,14 +409,27 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "forks_listed_in_reverse": breaks(
         "TRACE-ONE-NODE-PER-FORK-1",
-        extras={"TRACE-GRAPH-NODES-1": "nodes out of order: a fork reads a value before it exists"},
+        extras={
+            "TRACE-GRAPH-NODES-1": "nodes out of order: a fork reads a value before it exists",
+            "TRACE-FORK-WAIT-1": "its probe matches waits to forks by their order",
+        },
     ),
-    "flattens_nested_forks": breaks("TRACE-NESTED-1"),
+    "flattens_nested_forks": breaks(
+        "TRACE-NESTED-1",
+        extras={
+            "TRACE-FORK-WAIT-1": "its probe waits, inside a forked body, on that body's own fork",
+            "TRACE-GRAPH-NODES-1": "its probe lists the fork and wait of a forked body's subgraph",
+            "TRACE-UNWAITED-1": "its probe forks a task never waited inside a forked body",
+        },
+    ),
     "trace_kwargs_by_position": breaks("TRACE-KWARGS-1"),
     "trace_skips_module_bodies": breaks("TRACE-MODULE-1"),
     "trace_replays_recorded_output": breaks(
         "TRACE-RERUN-1",
         extras={
+            "TRACE-FORK-WAIT-1": _NEW_INPUT,
+            "TRACE-API-1": _NEW_INPUT,
+            "TRACE-UNWAITED-1": _NEW_INPUT,
             "TRACE-KWARGS-1": _NEW_INPUT,
             "TRACE-MODULE-1": _NEW_INPUT,
             "TRACE-MODULE-FUTURES-1": _NEW_INPUT,
@@ -431,6 +495,38 @@ MUTANTS: dict[str, Mutant] = {
     "collect_all_drops_duplicates": breaks("FUTURE-COLLECT-ALL-1"),
     "collect_all_shares_empty_list": breaks("FUTURE-COLLECT-EMPTY-1"),
     "compiled_forks_kwargs_by_position": breaks("MODULE-FORK-1", "FORK-SCRIPTED-1"),
+
+    # probes: futures-api.rst, trace.rst, determinism.rst (DET-SCHEDULE-REPLAY-1), validating.rst
+    "completes_without_a_lock": breaks("FUTURE-SET-ONCE-1"),
+    "future_wakes_one_waiter": breaks(
+        "FUTURE-WAKES-WAITERS-1",
+        extras={
+            "FUTURE-CREATE-1": _MANY_WAITERS,
+            "FUTURE-SET-EXCEPTION-1": _MANY_WAITERS,
+        },
+    ),
+    "callbacks_lost_in_a_race": breaks("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1"),
+    "callbacks_under_the_lock": breaks("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1"),
+    "callback_interrupt_skips_the_rest": breaks("FUTURE-ADD-DONE-CALLBACK-1"),
+    "value_waits_for_running_task": breaks(
+        "FUTURE-VALUE-NOT-DONE-1",
+        extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() while the task runs"},
+    ),
+    "result_exception_raises": breaks("FUTURE-CREATE-1"),
+    "trace_records_first_wait": breaks(
+        "TRACE-FORK-WAIT-1",
+        extras={
+            "TRACE-GRAPH-NODES-1": "its probe waits twice on one future and lists the wait nodes",
+        },
+    ),
+    "traced_calls_share_values": breaks("TRACE-RERUN-1"),
+    "explorer_has_sixteen_schedules": breaks(
+        "EXPLORER-NAMES-1",
+        extras={"DET-SCHEDULE-REPLAY-1": "its probe asks for 64 names and gets 16"},
+    ),
+    "explorer_seeds_from_hash": breaks("DET-SCHEDULE-REPLAY-1"),
+    "explorer_runs_unknown_names_as_fifo": breaks("EXPLORER-USE-1"),
+    "explorer_drops_unwaited_tasks": breaks("EXPLORER-FINISHES-1"),
 }
 
 _UNWAITED_CHILDREN = "the probe's tasks fork children that nobody waits on"

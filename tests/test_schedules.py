@@ -554,3 +554,42 @@ def test_future_wait_and_then_under_a_schedule_are_its_wait_points(spec: str) ->
     assert "wait 0 on 1" in log  # future.wait() went through the schedule
     if spec == "fifo":  # task 2 has not run when the chained future is waited
         assert "wait 0 on 2" in log  # so waiting on it waited on its source
+
+
+notes: list[str] = []
+
+
+def noted_subtask(x: int) -> int:
+    notes.append(f"sub {x}")
+    return x
+
+
+def noted_task(x: int) -> int:
+    notes.append(f"start {x}")
+    value = fw.wait(fw.fork(noted_subtask, x))
+    notes.append(f"end {x}")
+    return value
+
+
+def four_tasks() -> int:
+    """Four tasks, each noting its start and end around a subtask: thousands of orders."""
+    futures = [fw.fork(noted_task, i) for i in range(4)]
+    return sum(fw.wait(future) for future in futures)
+
+
+def notes_under(spec: str) -> tuple[str, ...]:
+    notes.clear()
+    fw.run_scheduled(spec, four_tasks)
+    return tuple(notes)
+
+
+def test_sixty_four_default_schedules_give_sixty_four_interleavings() -> None:
+    """DET-SCHEDULE-REPLAY-1 for n = 64: three PCT seeds among them used to repeat lifo's."""
+    schedules = fw.default_schedules(64)
+    assert len(set(schedules)) == 64
+    assert len({notes_under(spec) for spec in schedules}) == 64
+
+
+def test_a_negative_count_of_schedules_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 0"):
+        fw.default_schedules(-1)

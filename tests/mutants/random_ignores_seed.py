@@ -2,7 +2,6 @@
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
@@ -18,4 +17,4 @@ def use(name: str) -> Iterator[None]:
 
 def adapter() -> Adapter:
     explorer = Explorer(schedules=default_schedules, use=use)
-    return replace(mutant("random-ignores-seed"), explorer=explorer)
+    return mutant("random-ignores-seed", explorer=explorer)

@@ -1,0 +1,44 @@
+"""A callback added while the future completes can be lost: its registration checks done() once.
+
+add_done_callback and then look at the state, then append to the callback
+list without looking again: a completer that set the state and emptied the
+list in between never sees the new callback.
+"""
+
+from contextvars import copy_context
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl import _callbacks
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+def _add(future: Any, callback: Any, chained: Any) -> None:
+    if future.done():
+        _callbacks.invoke(future, _callbacks.Entry(callback, chained, copy_context()))
+        return
+    entry = _callbacks.Entry(callback, chained, copy_context())
+    with _callbacks._registry_lock:
+        if future._callbacks is None:
+            future._callbacks = []
+        future._callbacks.append(entry)  # the mutation: done() is not checked again
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def then(self, callback: Any) -> Any:
+        chained: Any = ref.Future()
+        chained._args = (self,)
+        _add(self, callback, chained)
+        return chained
+
+    def add_done_callback(self, callback: Any) -> None:
+        _add(self, callback, None)
+
+
+def adapter() -> Adapter:
+    return mutant("callbacks-lost-in-a-race", Future=Future)

@@ -1,0 +1,34 @@
+"""A future's lock is held while its callbacks run: a callback that adds a callback deadlocks."""
+
+import threading
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ("_mutex",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._mutex = threading.Lock()
+
+    def _set(self, value: Any, exception: BaseException | None) -> None:
+        with self._mutex:  # the mutation: held while the callbacks run
+            super()._set(value, exception)
+
+    def then(self, callback: Any) -> Any:
+        with self._mutex:
+            return super().then(callback)
+
+    def add_done_callback(self, callback: Any) -> None:
+        with self._mutex:
+            super().add_done_callback(callback)
+
+
+def adapter() -> Adapter:
+    return mutant("callbacks-under-the-lock", Future=Future)

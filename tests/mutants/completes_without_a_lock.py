@@ -1,0 +1,27 @@
+"""set_result/set_exception check that the future is not done outside any lock, then complete it.
+
+Check-then-act: two threads completing one future at once can both pass the
+check, and both "succeed"; the second overwrites the first's outcome.
+"""
+
+from typing import Any, TypeVar
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._core import _DONE
+from tests.mutants._base import AnyFuture, mutant
+
+T = TypeVar("T")
+
+
+class Future(ref.Future[T], metaclass=AnyFuture):
+    __slots__ = ()
+
+    def _set(self, value: Any, exception: BaseException | None) -> None:
+        if self._state == _DONE:  # the mutation: checked, then set, with no lock between
+            raise RuntimeError("Attempting to mark a completed Future as complete again")
+        self._end(value, exception)
+
+
+def adapter() -> Adapter:
+    return mutant("completes-without-a-lock", Future=Future)

@@ -1,0 +1,28 @@
+"""While tracing, only the first wait of a future is recorded: later waits reuse its value.
+
+Memoised: the value a future gave is looked up instead of waited again, so a
+traced function that waits twice on one future holds one wait node.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl.tracing import active_scope
+from tests.mutants._base import mutant
+
+_recorded: dict[int, set[int]] = {}  # id(scope) -> ids of the futures waited in it
+
+
+def wait(future: Any, /) -> Any:
+    scope = active_scope()
+    if scope is not None and isinstance(future, ref.Future):
+        waited = _recorded.setdefault(id(scope), set())
+        if id(future) in waited:
+            return future.value()  # the mutation: not recorded again
+        waited.add(id(future))
+    return ref.wait(future)
+
+
+def adapter() -> Adapter:
+    return mutant("trace-records-first-wait", wait=wait)

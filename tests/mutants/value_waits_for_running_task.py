@@ -1,0 +1,26 @@
+"""value() on a forked future whose task still runs waits for the task instead of raising."""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+class Waits(ref.Future[Any]):
+    __slots__ = ()
+
+    def value(self) -> Any:
+        if not self.done():
+            return self.wait()  # the mutation: the task will finish anyway, so wait for it
+        return super().value()
+
+
+def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+    future = ref.fork(func, *args, **kwargs)
+    future.__class__ = Waits  # still an fw.Future
+    return future
+
+
+def adapter() -> Adapter:
+    return mutant("value-waits-for-running-task", fork=fork)
