@@ -38,10 +38,13 @@ EXPLORER_GROUP = "explorer"
 class RunOptions:
     """What the command line decided for every item of the run."""
 
+    #: the adapter as data (the executor described it): no ``fw``, no explorer
     adapter: Adapter
     schedules: tuple[str, ...]
     strict: bool
     docs_url: str
+    #: does the adapter give an explorer (its schedules run in the executor)?
+    explores: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ class SpecItem(SybilItem):
 
     A subclass of sybil's item, not sybil's item itself, because the
     conformance layer tells spec examples apart by class (isolation.py arms
-    deadlines for them only) and sets their markers as they are made.
+    the executor's deadlines for them only) and sets their markers as they are made.
     """
 
     def __init__(self, *, of: ExampleOf, options: RunOptions, **kwargs: Any) -> None:
@@ -159,11 +162,6 @@ class SpecItem(SybilItem):
             ("schedule", sphinx.variant or ""),
         ]
         sphinx.headline = self.headline
-        if sphinx.variant is not None:
-            explorer = options.adapter.explorer
-            assert explorer is not None
-            schedule = sphinx.variant
-            sphinx.context = lambda: explorer.use(schedule)
         for warning_filter in options.adapter.warning_filters:
             self.add_marker(pytest.mark.filterwarnings(warning_filter))
         if requirement is not None:
@@ -182,7 +180,7 @@ class SpecItem(SybilItem):
                 f"{requirement.id}: profile {requirement.profile!r} is not claimed by "
                 f"implementation {adapter.name!r}"
             )
-        elif self.sphinx.spec.group == EXPLORER_GROUP and adapter.explorer is None:
+        elif self.sphinx.spec.group == EXPLORER_GROUP and not self.options.explores:
             self._skip(f"{requirement.id}: implementation {adapter.name!r} gives no explorer")
         elif skip is not None and skip.covers(number):
             self._skip(f"{requirement.id} example {number}: not run ({skip.reason})")
