@@ -28,7 +28,7 @@ from conformance.adapter import AdapterError
 from conformance.executor import wire
 from conformance.executor.processes import kill_group
 from conformance.executor.state import DUMP_SIGNAL, SOFT_SIGNAL
-from conformance.executor.stories import crash_summary, hang_summary, trimmed_dump
+from conformance.executor.stories import crash_summary, hang_summary, still_running, trimmed_dump
 
 #: seconds past the deadline before the executor is ended (at most)
 HARD_DEADLINE_GRACE = 5.0
@@ -60,6 +60,15 @@ class ExecutorFault(Exception):
         self.dump = dump
 
 
+class ExecutorUnavailable(AdapterError):
+    """The executor could not load the implementation: no example can run."""
+
+    def __init__(self, message: str, told: str = "") -> None:
+        super().__init__(message)
+        #: the load failure with its traceback, for a run that is stopped by it
+        self.traceback = told or message
+
+
 class ExecutorHandle:
     """One executor at a time, started when first needed, replaced after a fault."""
 
@@ -73,6 +82,9 @@ class ExecutorHandle:
         self.deadline: float | None = None
         self.soft_sent = False
         self.tainted = False
+        self.unavailable: ExecutorUnavailable | None = None
+        #: threads the executor had besides its main one, after its last answer
+        self.threads: list[str] = []
         self._read = {"stdout": 0, "stderr": 0}
 
     # -- deadlines (per item) ---------------------------------------------------------
@@ -112,8 +124,10 @@ class ExecutorHandle:
         os.close(answers_write)
         self.requests, self.answers = requests_write, answers_read
         self.tainted = False
+        self.threads = []
+        began = time.monotonic()
         startup = self.launch.timeout + 60.0 if self.launch.timeout else None
-        self.deadline, saved = (time.monotonic() + startup if startup else None), self.deadline
+        self.deadline, saved = (began + startup if startup else None), self.deadline
         try:
             ready = self._answer()
         except ExecutorFault as fault:
@@ -121,11 +135,11 @@ class ExecutorHandle:
                 f"the executor that imports implementation {self.launch.impl!r} ended before "
                 f"it was ready: {fault.summary}\n{self.output()}"
             ) from None
-        finally:
-            self.deadline = saved
+        finally:  # the item's deadline does not count the executor's start-up
+            self.deadline = None if saved is None else saved + time.monotonic() - began
         if "usage_error" in ready:
             self.stop_process()
-            raise AdapterError(str(ready["usage_error"]))
+            raise ExecutorUnavailable(str(ready["usage_error"]), str(ready.get("traceback", "")))
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """The executor's answer to ``message``; a fresh executor first if needed.
@@ -133,8 +147,14 @@ class ExecutorHandle:
         Raises:
             ExecutorFault: it crashed, hung past the deadline, or broke the channel.
         """
+        if self.unavailable is not None:
+            raise self.unavailable  # it failed to load once: it would again
         if self.process is None or self.tainted:
-            self.start()
+            try:
+                self.start()
+            except ExecutorUnavailable as error:
+                self.unavailable = error
+                raise
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
             wire.send(self.requests, message)
         return self._answer()
@@ -159,6 +179,7 @@ class ExecutorHandle:
                     ) from None
                 raise self._crashed() from None
             if answer is not None:
+                self.threads = list(answer.get("threads", []))
                 return answer
             if process.poll() is not None:
                 raise self._crashed()
@@ -181,7 +202,7 @@ class ExecutorHandle:
         assert process is not None
         code = process.wait()
         dump = self._fault("crash")
-        return ExecutorFault("crash", crash_summary(code), dump)
+        return ExecutorFault("crash", crash_summary(code) + still_running(self.threads), dump)
 
     def _hung(self) -> ExecutorFault:
         self._signal(DUMP_SIGNAL)
@@ -228,4 +249,10 @@ class ExecutorHandle:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-__all__ = ["HARD_DEADLINE_GRACE", "ExecutorFault", "ExecutorHandle", "Launch"]
+__all__ = [
+    "HARD_DEADLINE_GRACE",
+    "ExecutorFault",
+    "ExecutorHandle",
+    "ExecutorUnavailable",
+    "Launch",
+]

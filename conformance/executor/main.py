@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import traceback
 import warnings
 from collections.abc import Callable
@@ -34,6 +35,8 @@ from conformance.sphinx_doctest.document_run import DocumentRun, SetupFailed
 from conformance.sphinx_doctest.model import document_groups
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 from conformance.sphinx_doctest.runners import WHERE_NOTE
+
+_MAIN = threading.main_thread()
 
 
 class Executor:
@@ -123,6 +126,8 @@ def serve(executor: Executor, requests: int, answers: int, saved: state.Snapshot
         finally:
             executor.armed = False
         answer["restored"] = state.restore(saved)
+        # named in a crash's story: a crash in one of them is blamed on the next example
+        answer["threads"] = [t.name for t in threading.enumerate() if t is not _MAIN]
         try:
             wire.send(answers, answer)
         except wire.ChannelBroken:
@@ -146,7 +151,8 @@ def main(argv: list[str]) -> None:
                             f"within --example-timeout ({executor.timeout:g} s)"})  # fmt: skip
         return
     except AdapterError as exc:
-        wire.send(answers, {"usage_error": str(exc)})
+        told = "".join(traceback.format_exception(exc))
+        wire.send(answers, {"usage_error": str(exc), "traceback": told})
         return
     except BaseException:  # noqa: BLE001
         wire.send(answers, {"usage_error": traceback.format_exc()})

@@ -17,7 +17,7 @@ from sphinx.ext.doctest import DocTestBuilder, TestGroup
 from conformance.executor.handle import ExecutorHandle
 from conformance.executor.results import result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
-from conformance.sphinx_doctest.runners import RunResult
+from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
 
 
 class ExecutorError(Exception):
@@ -59,12 +59,14 @@ class RemoteDocumentRun(DocumentRun):
         if handle.soft_sent and op == "run":
             handle.tainted = True
             timeout = handle.launch.timeout
-            raise fail.Exception(
+            said = (
                 f"Timeout (>{timeout:g}s): the example ran past --example-timeout, and the "
                 "timeout raised into it never surfaced (the code under test caught it, or "
-                "kept it as the outcome of a task nobody waited on)",
-                pytrace=False,
+                "kept it as the outcome of a task nobody waited on)"
             )
+            swallowed = fail.Exception(said, pytrace=False)
+            swallowed.add_note(f"{WHERE_NOTE}Failed: {said}")
+            raise swallowed
         return answer
 
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:

@@ -16,10 +16,21 @@ def crash_summary(returncode: int) -> str:
         except ValueError:
             how = f"killed by signal {-returncode}"
     else:
-        how = f"it exited with status {returncode} (os._exit, or an exit at the C level)"
+        how = f"it exited with status {returncode}: os._exit, or an exit at the C level"
     return (
         f"the example crashed the interpreter ({how}); its executor process ended and a "
         "fresh one runs the next example"
+    )
+
+
+def still_running(threads: list[str]) -> str:
+    """A note naming threads earlier examples left running, for a crash message."""
+    if not threads:
+        return ""
+    return (
+        "\nthreads alive when this example started (left by earlier examples, or the "
+        "implementation's own; a crash in one of them is blamed on this example): "
+        + ", ".join(threads)
     )
 
 
@@ -55,4 +66,4 @@ def trimmed_dump(text: str) -> str:
     return "\n".join(lines[:_DUMP_LINES])
 
 
-__all__ = ["crash_summary", "hang_summary", "trimmed_dump"]
+__all__ = ["crash_summary", "hang_summary", "still_running", "trimmed_dump"]

@@ -31,15 +31,11 @@ def failure_kind(call: pytest.CallInfo[None]) -> str:
     error = excinfo.value
     if isinstance(error, DoctestFailed):
         return error.result.failures[0].kind if error.result.failures else "output"
-    if isinstance(error, GroupSetupFailed):
-        return "setup"
-    if isinstance(error, CleanupFailed):
-        return "cleanup"
     if isinstance(error, ExecutorFault):
         return error.kind
-    if is_timeout(error):
-        return "timeout"
-    return "error"
+    kinds = ((GroupSetupFailed, "setup"), (CleanupFailed, "cleanup"))
+    kind = next((name for kind, name in kinds if isinstance(error, kind)), None)
+    return kind or ("timeout" if is_timeout(error) else "error")
 
 
 def is_timeout(error: BaseException) -> bool:

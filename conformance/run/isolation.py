@@ -17,7 +17,7 @@ from collections.abc import Generator, Iterator
 
 import pytest
 
-from conformance.executor.handle import ExecutorFault, ExecutorHandle
+from conformance.executor.handle import ExecutorFault, ExecutorHandle, ExecutorUnavailable
 from conformance.run.failure_kinds import failure_kind
 from conformance.run.spec_items import SpecItem
 from conformance.sphinx_doctest.capped import cap_text
@@ -68,6 +68,16 @@ class Isolation:
         if kind in ("timeout", "hang", "crash"):
             item.sphinx.replayable = False  # never again: not even to rebuild a namespace
         error = call.excinfo.value if call.excinfo else None
+        if isinstance(error, ExecutorUnavailable) and not hasattr(item.config, "workerinput"):
+            # every later example would fail alike (an xdist worker cannot stop the run:
+            # each of its examples fails with this error instead, at once)
+            pytest.exit(
+                f"implementation {self.handle.launch.impl!r} loaded in the executor that "
+                "described it, but a fresh executor (which imports it afresh) could not "
+                "load it, so no example can run; check what differs there (environment "
+                f"variables, working directory, sys.path). Its error:\n\n{error.traceback}",
+                returncode=pytest.ExitCode.USAGE_ERROR,
+            )
         if isinstance(error, ExecutorFault):
             report.longrepr = self.story(item, error, call.when)
         rebuild = item.sphinx.sphinx_document.run.replay_failures if call.when == "setup" else []
