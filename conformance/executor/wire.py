@@ -21,7 +21,9 @@ MAGIC = b"FWX1"
 _HEADER = struct.Struct(">4sI")
 #: a frame longer than this is not one of ours (the executor caps what it sends)
 MAX_FRAME = 64 * 1024 * 1024
-# bound now: an example that patches json.dumps/json.loads does not reach the channel
+# bound now, before the adapter is imported: an example or an adapter that patches
+# json, os.read/os.write or select (gevent's monkey.patch_all) does not reach the channel
+_os_read, _os_write, _select = os.read, os.write, select.select
 _encode = json.JSONEncoder(ensure_ascii=True, allow_nan=True).encode
 _decode = json.JSONDecoder().decode
 
@@ -36,7 +38,7 @@ def send(fd: int, message: dict[str, Any]) -> None:
     view = memoryview(data)
     while view:
         try:
-            written = os.write(fd, view)
+            written = _os_write(fd, view)
         except BrokenPipeError as exc:
             raise ChannelBroken("the other end closed the channel") from exc
         view = view[written:]
@@ -73,12 +75,12 @@ def _read(fd: int, size: int, deadline: float | None, started: bool = False) -> 
     missing = size
     while missing:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        ready, _, _ = select.select([fd], [], [], wait)
+        ready, _, _ = _select([fd], [], [], wait)
         if not ready:
             if chunks and not started:
                 raise ChannelBroken("a frame header of the executor's channel stopped short")
             return None
-        chunk = os.read(fd, missing)
+        chunk = _os_read(fd, missing)
         if not chunk:
             raise ChannelBroken("the executor's channel was closed")
         chunks.append(chunk)

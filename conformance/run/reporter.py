@@ -25,6 +25,7 @@ from conformance.reports.results import RunResults, render_table
 from conformance.reports.verdict import Verdict
 from conformance.run.spec_html import is_built, rule_url
 from conformance.run.spec_items import RunOptions
+from conformance.run.worker_lines import reword_worker_lines
 
 _CLI_INI = Path(__file__).parents[1] / "cli-pytest.ini"
 #: failed requirements the verdict links to, at most
@@ -82,6 +83,7 @@ class ConformanceReporter:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        reword_worker_lines(self.config)
         self._paths_from_spec()
 
     def _paths_from_spec(self) -> None:
