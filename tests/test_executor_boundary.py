@@ -7,6 +7,7 @@ requirements in one group, FAULT-1 the misbehaving example), bounded in time.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -216,3 +217,44 @@ def test_gevent_which_monkey_patches_its_process_is_validated_with_isolation(
     assert "INTERNALERROR" not in output
     assert done.returncode in (0, 1), output  # a verdict, whichever it is
     assert read_report(report).complete, output
+
+
+MODULES_PROBE = """\
+import json, os, sys
+
+
+def pytest_sessionfinish(session):
+    path = os.path.join(os.environ["MODULES_OUT"], f"{os.getpid()}.json")
+    with open(path, "w") as out:
+        json.dump(sorted(sys.modules), out)
+"""
+
+
+@pytest.mark.parametrize("workers", ["0", "1"])
+def test_no_pytest_process_imports_the_implementation(workers: str, tmp_path: Path) -> None:
+    (tmp_path / "modules_probe.py").write_text(MODULES_PROBE)
+    out = tmp_path / "modules"
+    out.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--impl", "reference", "-n", workers,
+         "-k", "FORK-CALLS", "-p", "modules_probe"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "MODULES_OUT": str(out)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = [json.loads(path.read_text()) for path in out.glob("*.json")]
+    assert len(seen) == (1 if workers == "0" else 2)  # the controller, and its worker
+    for modules in seen:
+        assert "reference_impl" not in modules
+        assert not [m for m in modules if m.startswith("conformance.adapters")]
+        assert "conformance.executor.main" not in modules
+
+
+def test_x_stops_at_the_first_failure_and_is_no_interruption(tmp_path: Path) -> None:
+    with suite(write_spec(tmp_path, "crash"), "-x") as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    report = read_report(tmp_path / "report.json")
+    assert not report.interrupted, output
+    assert not report.complete
+    assert [r.outcome for r in report.requirements] == ["passed", "failed", "not-run", "not-run"]
