@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -258,3 +259,26 @@ def test_x_stops_at_the_first_failure_and_is_no_interruption(tmp_path: Path) -> 
     assert not report.interrupted, output
     assert not report.complete
     assert [r.outcome for r in report.requirements] == ["passed", "failed", "not-run", "not-run"]
+
+
+def test_the_replay_command_of_a_failing_schedule_replays_that_failure(tmp_path: Path) -> None:
+    (tmp_path / "racy.rst").write_text((ROOT / "tests" / "fixtures" / "racy.rst").read_text())
+    first = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--spec-root", str(tmp_path),
+         "--schedules", "4", "-k", "RACE-LOST-UPDATE-1"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert first.returncode == 1, first.stdout
+    line = next(line for line in first.stdout.splitlines() if "replay with:" in line)
+    command = shlex.split(line.partition("replay with: ")[2])
+    assert command[0] == "forkwait-conformance"
+    assert "--spec-root" in command  # the same spec, not the installed one
+    again = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *command[1:]],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert again.returncode == 1, again.stdout
+    schedule = command[command.index("--schedule") + 1]
+    assert f"RACE-LOST-UPDATE-1[1][schedule {schedule}] FAILED" in again.stdout or (
+        f"FAILED racy.rst::RACE-LOST-UPDATE-1[1][schedule {schedule}]" in again.stdout
+    ), again.stdout

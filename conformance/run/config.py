@@ -172,6 +172,8 @@ def configure_run(config: pytest.Config, location: SpecLocation, describe: Descr
         strict=config.getoption("strict_levels"),
         docs_url=config.getoption("docs_url") or default_docs_url(location.root),
         explores=bool(data["explorer"]),
+        impl=name,
+        spec_root=str(location.root) if config.getoption("spec_root") else "",
     )
     return RunSetup(options, project, catalog, list(data["problems"]))
 

@@ -11,6 +11,7 @@ under controlled schedules, and failures that quote the rule they broke.
 from __future__ import annotations
 
 import os
+import shlex
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ class RunOptions:
     docs_url: str
     #: does the adapter give an explorer (its schedules run in the executor)?
     explores: bool = False
+    #: the --impl this run was given (an adapter's name need not be how it is found)
+    impl: str = ""
+    #: the --spec-root this run was given, if any
+    spec_root: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,9 +121,11 @@ def headline(
         f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
     ]
     if schedule is not None:
+        impl = shlex.quote(options.impl or options.adapter.name)
+        root = f" --spec-root {shlex.quote(options.spec_root)}" if options.spec_root else ""
         lines.append(
             f"  under schedule {schedule}; replay with: forkwait-conformance "
-            f"--impl {options.adapter.name} --schedule {schedule} -k {requirement.id}"
+            f"--impl {impl} --schedule {shlex.quote(schedule)} -k {requirement.id}{root}"
         )
     return "\n".join(lines)
 
