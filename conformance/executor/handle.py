@@ -171,7 +171,7 @@ class ExecutorHandle:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     process.wait(1.0)
                 if process.poll() is None:
-                    self._fault("channel")
+                    self._fault()
                     raise ExecutorFault(
                         "crash",
                         "the example broke the executor's channel (it wrote into or closed "
@@ -201,16 +201,16 @@ class ExecutorHandle:
         process = self.process
         assert process is not None
         code = process.wait()
-        dump = self._fault("crash")
+        dump = self._fault()
         return ExecutorFault("crash", crash_summary(code) + still_running(self.threads), dump)
 
     def _hung(self) -> ExecutorFault:
         self._signal(DUMP_SIGNAL)
         time.sleep(_DUMP_WAIT)
-        dump = self._fault("hang")
+        dump = self._fault()
         return ExecutorFault("hang", hang_summary(self.launch.timeout), dump)
 
-    def _fault(self, kind: str) -> str:
+    def _fault(self) -> str:
         """End the executor's group; what faulthandler wrote (trimmed to the example)."""
         self.stop_process()
         path = self.folder / "dump.txt"

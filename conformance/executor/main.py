@@ -18,7 +18,7 @@ import threading
 import traceback
 import warnings
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -94,9 +94,10 @@ class Executor:
                 return {"setup_failed": result_data(failure.result)}
             return {"rebuild": [[index, result_data(r)] for index, r in run.replay_failures]}
         if op == "run":
-            context = nullcontext()
-            if variant is not None and self.adapter is not None and self.adapter.explorer:
-                context = self.adapter.explorer.use(variant)  # type: ignore[assignment]
+            explorer = self.adapter.explorer if self.adapter is not None else None
+            context: AbstractContextManager[object] = nullcontext()
+            if variant is not None and explorer is not None:
+                context = explorer.use(variant)  # the schedule this variant runs under
             with context:
                 return {"result": result_data(run.run_test(group, int(request["index"]), variant))}
         if op == "cleanup":

@@ -9,6 +9,7 @@ rebuilds its group there, skipping the tests that must not be replayed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from _pytest.outcomes import fail
@@ -33,7 +34,7 @@ class RemoteDocumentRun(DocumentRun):
         builder: DocTestBuilder,
         docname: str,
         handle: ExecutorHandle,
-        replayable: Any,
+        replayable: Callable[[str, int], bool],
     ) -> None:
         super().__init__(groups, builder, replayable)
         self.docname = docname

@@ -57,7 +57,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
     parser.addini(
         REQUIRE_WORKERS_INI,
-        "refuse to run examples in the pytest process itself (forkwait-conformance sets it)",
+        "no longer used: examples always run in an executor process (kept for old command lines)",
         type="bool",
         default=False,
     )
