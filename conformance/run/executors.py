@@ -67,6 +67,7 @@ def describer(config: pytest.Config, location: SpecLocation) -> Any:
     return describe
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist: the worker learns the adapter from the controller's executor."""
     node.workerinput[ADAPTER_KEY] = node.config.stash[_DESCRIBED]
