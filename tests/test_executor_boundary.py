@@ -282,3 +282,26 @@ def test_the_replay_command_of_a_failing_schedule_replays_that_failure(tmp_path:
     assert f"RACE-LOST-UPDATE-1[1][schedule {schedule}] FAILED" in again.stdout or (
         f"FAILED racy.rst::RACE-LOST-UPDATE-1[1][schedule {schedule}]" in again.stdout
     ), again.stdout
+
+
+def test_executor_folders_of_runs_killed_outright_are_removed_by_the_next_run(
+    tmp_path: Path,
+) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    stale = temp / "forkwait-executor-999999999-abcd"  # no such harness
+    stale.mkdir()
+    an_hour_ago = time.time() - 3600
+    os.utime(stale, (an_hour_ago, an_hour_ago))
+    alive_run = temp / f"forkwait-executor-{os.getpid()}-efgh"  # a run still going
+    alive_run.mkdir()
+    bad_xfails = tmp_path / "bad.toml"
+    bad_xfails.write_text("not toml [")
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    for extra in ((), ("--xfails-file", str(bad_xfails))):  # a run, then a usage error
+        with suite(write_spec(spec, "crash"), *extra, env={"TMPDIR": str(temp)}) as process:
+            output = finish(process)
+        assert process.returncode in (1, 4), output
+        left = sorted(p.name for p in temp.iterdir() if not p.name.startswith("pytest-of-"))
+        assert left == [alive_run.name], output

@@ -18,15 +18,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from conformance.adapter import AdapterError
 from conformance.executor import wire
-from conformance.executor.processes import kill_group
+from conformance.executor.processes import kill_group, make_folder
 from conformance.executor.state import DUMP_SIGNAL, SOFT_SIGNAL
 from conformance.executor.stories import crash_summary, hang_summary, still_running, trimmed_dump
 
@@ -74,7 +72,7 @@ class ExecutorHandle:
 
     def __init__(self, launch: Launch) -> None:
         self.launch = launch
-        self.folder = Path(tempfile.mkdtemp(prefix="forkwait-executor-"))
+        self.folder = make_folder()
         self.process: subprocess.Popen[bytes] | None = None
         self.requests = self.answers = -1
         #: bumped for every executor started: namespaces of an earlier one are gone

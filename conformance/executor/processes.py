@@ -14,8 +14,12 @@ import contextlib
 import ctypes
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
+import time
+from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 
@@ -50,9 +54,38 @@ def watch_harness(harness: int, keep: tuple[int, ...] = ()) -> None:
         os._exit(0)
 
 
+#: seconds a dead run's folder stays (a pid seen from another pid namespace looks dead)
+STALE_AFTER = 600.0
+FOLDER_PREFIX = "forkwait-executor-"
+
+
+def make_folder() -> Path:
+    """This harness's folder, after removing those of runs killed outright: this user's,
+    named after a harness that is gone, untouched for :data:`STALE_AFTER` seconds."""
+    base = Path(tempfile.gettempdir())
+    for stale in base.glob(f"{FOLDER_PREFIX}*-*"):
+        pid, _, _ = stale.name.removeprefix(FOLDER_PREFIX).partition("-")
+        with contextlib.suppress(OSError):
+            about = stale.stat()
+            idle = time.time() - about.st_mtime > STALE_AFTER
+            if about.st_uid == os.getuid() and idle and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(stale, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 
 
-__all__ = ["die_with_parent", "kill_group", "watch_harness"]
+__all__ = ["die_with_parent", "kill_group", "make_folder", "watch_harness"]

@@ -75,6 +75,9 @@ def pytest_configure(config: pytest.Config) -> None:
             return  # this run collects no spec document (e.g. unit tests only)
         setup = configure_run(config, location, executors.describer(config, location))
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
+        handle = config.stash.get(executors.HANDLE, None)
+        if handle is not None:  # the adapter was described; a later check failed
+            handle.stop()
         raise pytest.UsageError(str(exc)) from exc
     config.stash[_SPEC] = location
     config.stash[_SETUP] = setup
