@@ -131,11 +131,10 @@ def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
     args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]
-    args += ["-o", "forkwait_require_workers=true"]  # -n 0 would lose the run to one crash
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
-        # One worker process, so an example that crashes or wedges it fails alone; a
-        # fresh worker takes over (conformance/sphinx_doctest/scheduling.py).
-        args += ["-n", "1"]
+        # Examples run in an executor process whatever -n says (conformance/executor/):
+        # xdist's workers only add start-up time to a run of this size.
+        args += ["-n", "0"]
     if not any(arg.startswith("--max-worker-restart") for arg in extra):
         args += ["--max-worker-restart", "1000"]
     return [*args, *extra]

@@ -518,18 +518,19 @@ Ends
 """
 
 
-def test_worker_lines_say_whether_an_example_timed_out_or_crashed(
+def test_under_xdist_a_timeout_and_a_crash_never_take_a_worker_down(
     pytester: pytest.Pytester,
 ) -> None:
     (pytester.path / "ends.rst").write_text(ENDING_DOC)
     result = run_spec(pytester, "-n", "1", "--example-timeout", "1")
     result.assert_outcomes(failed=2)
     text = result.stdout.str()
-    # the first retires after its timeout; the second crashes the fresh worker
-    assert "[gw0] worker retired: an example timed out" in text
-    assert "[gw1] worker ended: an example crashed its process; a fresh worker takes over" in text
+    # both end their executor, not the worker: it reports the run to the end
     assert "node down" not in text
     assert "replacing crashed worker" not in text
+    assert "[gw1]" not in text
+    assert "timed out after 1 s" in text
+    assert "the example crashed the interpreter" in text
 
 
 def test_a_run_without_an_explorer_says_which_runs_it_left_out(

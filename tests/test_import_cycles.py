@@ -127,6 +127,7 @@ LAYERS = {
     "programs": ("conformance.programs",),
     "catalog": ("conformance.catalog",),
     "adapter": ("conformance.adapter", "conformance.adapters"),
+    "executor": ("conformance.executor",),
     "reports": ("conformance.reports",),
     "run": ("conformance.run",),
     "cli": ("conformance.cli",),
@@ -138,9 +139,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "programs": frozenset(),
     "catalog": frozenset({"sphinx_doctest"}),
     "adapter": frozenset({"sphinx_doctest", "catalog"}),
+    "executor": frozenset({"sphinx_doctest", "catalog", "adapter"}),
     "reports": frozenset({"sphinx_doctest", "catalog", "adapter"}),
-    "run": frozenset({"sphinx_doctest", "programs", "catalog", "adapter", "reports"}),
-    "cli": frozenset({"sphinx_doctest", "programs", "catalog", "adapter", "reports", "run"}),
+    "run": frozenset({"sphinx_doctest", "programs", "catalog", "adapter", "executor", "reports"}),
+    "cli": frozenset(
+        {"sphinx_doctest", "programs", "catalog", "adapter", "executor", "reports", "run"}
+    ),
     "sphinx_ext": frozenset({"catalog", "adapter", "reports"}),
 }
 SUITE = "conformance"  # the package itself: its version, importable by every layer but the engine

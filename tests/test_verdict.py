@@ -9,7 +9,6 @@ from __future__ import annotations
 from conformance.reports.json_report import ExampleRecord, RequirementRecord
 from conformance.reports.verdict import Tally, judge
 from conformance.run.failure_kinds import timeout_text
-from conformance.run.worker_lines import worker_ended_line
 
 
 def requirement(req_id: str, profile: str, level: str, *outcomes: str) -> RequirementRecord:
@@ -124,11 +123,3 @@ def test_a_timeout_says_timed_out_after_n_seconds_where_it_was() -> None:
         "    wait_forever()\n"
         "timed out after 30 s"
     )
-
-
-def test_worker_lines_say_what_ended_the_worker() -> None:
-    assert "retired: an example timed out" in worker_ended_line("gw0", "timeout")
-    assert "where Python could not interrupt it" in worker_ended_line("gw1", "hang")
-    assert "crashed" in worker_ended_line("gw2", "crash")
-    assert "crashed" not in worker_ended_line("gw0", "timeout")
-    assert worker_ended_line("gw3", "").endswith("a fresh worker takes over")

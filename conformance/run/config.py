@@ -13,13 +13,14 @@ import difflib
 import math
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance.adapter import Adapter, AdapterError, load_adapter
+from conformance.adapter import Adapter, AdapterError
 from conformance.catalog.expectations import check_known, load_entries
 from conformance.catalog.files import spec_conf_dir, spec_dir
 from conformance.catalog.requirements import (
@@ -29,6 +30,7 @@ from conformance.catalog.requirements import (
     is_example,
     walk_document,
 )
+from conformance.executor.describe import adapter_from
 from conformance.programs.seed import SEED_ENV
 from conformance.reports.json_report import ReportError
 from conformance.reports.report_path import claim, run_inputs
@@ -69,6 +71,8 @@ class RunSetup:
     options: RunOptions
     project: SphinxProject
     catalog: Mapping[str, Requirement]
+    #: what the adapter check found (conformance/executor/describe.py)
+    problems: list[str] = field(default_factory=list)
 
 
 def claim_report(config: pytest.Config) -> None:
@@ -131,18 +135,16 @@ def check_not_another_spec(config: pytest.Config, root: Path) -> None:
 
 
 def check_distribution(config: pytest.Config) -> None:
-    """Refuse the xdist modes under which one crash would not cost one example only."""
+    """Refuse the xdist modes under which one example would not run once, in order.
+
+    ``-n 0`` and ``-n N`` are both safe: examples run in executor processes
+    (conformance/executor/), so the ini option REQUIRE_WORKERS_INI is accepted
+    and no longer matters.
+    """
     if hasattr(config, "workerinput"):
         return
     dist = config.getoption("dist", "no")
     if dist == "no" or not config.getoption("tx", None):
-        if config.getini(REQUIRE_WORKERS_INI):
-            raise ReportError(
-                "-n 0 (or no pytest-xdist) runs every example in this process, where one "
-                "crash or wedge ends the whole run and loses every verdict: give -n 1 (the "
-                "default) or more. To run in-process all the same (to debug an example, or "
-                f"for an implementation that cannot crash), add -o {REQUIRE_WORKERS_INI}=false"
-            )
         return
     if dist not in SURVIVING_DIST:
         why = _UNSURVIVABLE.get(dist, "a crashing example would not fail alone")
@@ -152,7 +154,11 @@ def check_distribution(config: pytest.Config) -> None:
         )
 
 
-def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
+#: impl name, number of schedules, --schedule -> the adapter described as data
+Describe = Callable[[str, int, "str | None"], dict[str, Any]]
+
+
+def configure_run(config: pytest.Config, location: SpecLocation, describe: Describe) -> RunSetup:
     """Check the command line and load what the run needs, before anything runs."""
     check_distribution(config)
     timeout: float = config.getoption("example_timeout")
@@ -172,15 +178,19 @@ def configure_run(config: pytest.Config, location: SpecLocation) -> RunSetup:
     counts = example_counts(project, catalog)  # also checks the spec's structure
     _check_selection(config, catalog)
     name = config.getoption("impl") or os.environ.get(ENV_IMPL) or DEFAULT_IMPL
-    adapter = _with_files(config, _one_line_names(load_adapter(name, deadline=timeout)), counts)
+    data = describe(name, schedules, config.getoption("schedule") or None)
+    adapter = _with_files(config, _one_line_names(adapter_from(data)), counts)
     options = RunOptions(
         adapter=adapter,
-        schedules=tuple(_schedules(config, adapter, schedules)),
+        schedules=tuple(data["schedules"]),
         strict=config.getoption("strict_levels"),
         quick=bool(config.getoption("quick")),
         docs_url=config.getoption("docs_url") or default_docs_url(location.root),
+        explores=bool(data["explorer"]),
+        impl=name,
+        spec_root=str(location.root) if config.getoption("spec_root") else "",
     )
-    return RunSetup(options, project, catalog)
+    return RunSetup(options, project, catalog, list(data["problems"]))
 
 
 def example_counts(project: SphinxProject, catalog: Mapping[str, Requirement]) -> dict[str, int]:
@@ -242,30 +252,3 @@ def _with_files(config: pytest.Config, adapter: Adapter, counts: dict[str, int])
             check_known(extra, counts, path)
             entries.update(extra)
     return replace(adapter, expected_failures=xfails, skips=skips)
-
-
-def _schedules(config: pytest.Config, adapter: Adapter, count: int) -> list[str]:
-    replay = config.getoption("schedule")
-    explorer = adapter.explorer
-    if replay and explorer is None:
-        raise AdapterError(f"--schedule: implementation {adapter.name!r} cannot run schedules")
-    if explorer is None:
-        return []
-    if replay:
-        try:
-            with explorer.use(replay):
-                pass
-        except Exception as exc:
-            raise AdapterError(f"--schedule {replay!r}: {exc}") from exc
-        return [replay]
-    names = list(explorer.schedules(count))
-    distinct = dict.fromkeys(names)
-    if len(distinct) != count or not all(isinstance(n, str) and n.strip() for n in names):
-        # honoured or refused: a run must never explore fewer schedules than it says
-        raise AdapterError(
-            f"--schedules {count}: the explorer of implementation {adapter.name!r} gave "
-            f"{len(distinct)} distinct schedule names ({', '.join(map(repr, names[:5]))}"
-            f"{', ...' if len(names) > 5 else ''}), not {count}; ask for at most what it "
-            "can give, or fix its schedules()"
-        )
-    return names

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from conformance.executor.handle import ExecutorFault
 from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 
 _TIMEOUT_PREFIX = "Timeout (>"
@@ -22,24 +23,23 @@ _TIMER_FRAMES = ("pytest_timeout.py", "/_pytest/")
 
 
 def failure_kind(call: pytest.CallInfo[None]) -> str:
-    """output, exception, setup, cleanup, timeout or error: what made this phase fail."""
+    """output, exception, setup, cleanup, timeout, hang, crash or error: what made this phase
+    fail."""
     excinfo = call.excinfo
     if excinfo is None or excinfo.errisinstance(pytest.skip.Exception):
         return ""
     error = excinfo.value
     if isinstance(error, DoctestFailed):
         return error.result.failures[0].kind if error.result.failures else "output"
-    if isinstance(error, GroupSetupFailed):
-        return "setup"
-    if isinstance(error, CleanupFailed):
-        return "cleanup"
-    if is_timeout(error):
-        return "timeout"
-    return "error"
+    if isinstance(error, ExecutorFault):
+        return error.kind
+    kinds = ((GroupSetupFailed, "setup"), (CleanupFailed, "cleanup"))
+    kind = next((name for kind, name in kinds if isinstance(error, kind)), None)
+    return kind or ("timeout" if is_timeout(error) else "error")
 
 
 def is_timeout(error: BaseException) -> bool:
-    """pytest-timeout's deadline (or isolation.py's, for a swallowed one)."""
+    """The executor's soft deadline (or a swallowed one, as the harness saw it)."""
     return str(error).startswith(_TIMEOUT_PREFIX)
 
 

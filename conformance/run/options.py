@@ -44,8 +44,8 @@ def add_options(parser: _Parser) -> None:
         help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit), "
         f"at most {MAX_EXAMPLE_TIMEOUT:g}. "
         "A hang Python can interrupt fails the example as timed out and the next one runs in "
-        "a fresh worker; one it cannot (C code holding the GIL) ends the worker process, "
-        "which pytest-xdist replaces (forkwait-conformance runs one worker for this). A "
+        "a fresh executor process; one it cannot (C code holding the GIL, a stopped process) "
+        "is dumped and killed, and fails as a hang. A "
         "SHOULD example that times out is a failed SHOULD: it fails the run only with "
         "--strict",
     )

@@ -21,6 +21,7 @@ from conformance.catalog.expectations import XfailsError
 from conformance.catalog.requirements import CatalogError
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
+from conformance.run import executors
 from conformance.run.config import (
     REQUIRE_WORKERS_INI,
     RunSetup,
@@ -31,12 +32,10 @@ from conformance.run.config import (
     in_scope,
     spec_location,
 )
-from conformance.run.implementation import select
 from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
 from conformance.run.spec_items import SpecItem, make_items
-from conformance.run.watchdog import record_setup_error
 from conformance.sphinx_doctest import plugin as generic_plugin
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
@@ -58,7 +57,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
     parser.addini(
         REQUIRE_WORKERS_INI,
-        "refuse to run examples in the pytest process itself (forkwait-conformance sets it)",
+        "no longer used: examples always run in an executor process (kept for old command lines)",
         type="bool",
         default=False,
     )
@@ -74,18 +73,19 @@ def pytest_configure(config: pytest.Config) -> None:
         if not in_scope(config, location.root):
             check_not_another_spec(config, location.root)
             return  # this run collects no spec document (e.g. unit tests only)
-        setup = configure_run(config, location)
+        setup = configure_run(config, location, executors.describer(config, location))
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
-        workerinput = getattr(config, "workerinput", None)
-        if workerinput is not None:  # loads in the controller, fails here: tell it why
-            record_setup_error(workerinput, exc)
+        handle = config.stash.get(executors.HANDLE, None)
+        if handle is not None:  # the adapter was described; a later check failed
+            handle.stop()
         raise pytest.UsageError(str(exc)) from exc
     config.stash[_SPEC] = location
     config.stash[_SETUP] = setup
-    select(setup.options.adapter)
-    isolation = Isolation(config, setup.catalog, setup.options)
+    config.pluginmanager.register(executors, "forkwait-executors")
+    isolation = Isolation(config, config.stash[executors.HANDLE])
     config.pluginmanager.register(isolation, "forkwait-isolation")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist)
+        executors.controller_done(config)
         reporter = ConformanceReporter(
             config, setup.catalog, setup.options, setup.project.read_warnings
         )
@@ -96,11 +96,18 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if _SETUP not in config.stash:
         return None
     adapter = config.stash[_SETUP].options.adapter
-    return (
+    header = (
         f"forkwait implementation: {adapter.name} {adapter.version}, "
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; "
         f"spec: {config.stash[_SPEC].root}"
     )
+    problems = config.stash[_SETUP].problems
+    if problems:  # the adapter check (conformance/executor/describe.py), once, up front
+        header += (
+            f"\nadapter check: {len(problems)} problem(s) with what the claimed profiles "
+            "need (the run goes on):\n" + "\n".join(f"  - {p}" for p in problems)
+        )
+    return header
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -118,6 +125,7 @@ def pytest_sphinx_doctest_items(
     location = parent.config.stash.get(_SPEC, None)
     if location is None or parent.document.project.srcdir != location.root:
         return None  # another Sphinx project: plain doctests
+    executors.run_remotely(parent)
     return make_items(parent, examples, parent.config.stash[_SETUP].options)
 
 

@@ -248,7 +248,7 @@ class ConformanceReporter:
             r.id for r in self.catalog.values() if r.explore and r.profile in adapter.profiles
         ]
         if explored and not self.options.schedules and not verdict.partial:
-            if adapter.explorer is not None:
+            if self.options.explores:
                 why = "--schedules 0"
             else:
                 runs = sum(len(self.results.of(req_id)) for req_id in explored)

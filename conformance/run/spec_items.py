@@ -11,6 +11,7 @@ under controlled schedules, and failures that quote the rule they broke.
 from __future__ import annotations
 
 import os
+import shlex
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,12 +40,19 @@ EXPLORER_GROUP = "explorer"
 class RunOptions:
     """What the command line decided for every item of the run."""
 
+    #: the adapter as data (the executor described it): no ``fw``, no explorer
     adapter: Adapter
     schedules: tuple[str, ...]
     strict: bool
     docs_url: str
     #: examples only, no probes (``--quick``)
     quick: bool = False
+    #: does the adapter give an explorer (its schedules run in the executor)?
+    explores: bool = False
+    #: the --impl this run was given (an adapter's name need not be how it is found)
+    impl: str = ""
+    #: the --spec-root this run was given, if any
+    spec_root: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,9 +141,11 @@ def headline(
         f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
     ]
     if schedule is not None:
+        impl = shlex.quote(options.impl or options.adapter.name)
+        root = f" --spec-root {shlex.quote(options.spec_root)}" if options.spec_root else ""
         lines.append(
             f"  under schedule {schedule}; replay with: forkwait-conformance "
-            f"--impl {options.adapter.name} --schedule {schedule} -k {requirement.id}"
+            f"--impl {impl} --schedule {shlex.quote(schedule)} -k {requirement.id}{root}"
         )
     return "\n".join(lines)
 
@@ -157,7 +167,7 @@ class SpecItem(SybilItem):
 
     A subclass of sybil's item, not sybil's item itself, because the
     conformance layer tells spec examples apart by class (isolation.py arms
-    deadlines for them only) and sets their markers as they are made.
+    the executor's deadlines for them only) and sets their markers as they are made.
     """
 
     def __init__(self, *, of: ExampleOf, options: RunOptions, **kwargs: Any) -> None:
@@ -180,11 +190,6 @@ class SpecItem(SybilItem):
             ("schedule", sphinx.variant or ""),
         ]
         sphinx.headline = self.headline
-        if sphinx.variant is not None:
-            explorer = options.adapter.explorer
-            assert explorer is not None
-            schedule = sphinx.variant
-            sphinx.context = lambda: explorer.use(schedule)
         for warning_filter in options.adapter.warning_filters:
             self.add_marker(pytest.mark.filterwarnings(warning_filter))
         if requirement is not None:
@@ -203,7 +208,7 @@ class SpecItem(SybilItem):
                 f"{requirement.id}: profile {requirement.profile!r} is not claimed by "
                 f"implementation {adapter.name!r}"
             )
-        elif self.sphinx.spec.group == EXPLORER_GROUP and adapter.explorer is None:
+        elif self.sphinx.spec.group == EXPLORER_GROUP and not self.options.explores:
             self._skip(f"{requirement.id}: implementation {adapter.name!r} gives no explorer")
         elif skip is not None and skip.covers(number):
             self._skip(f"{requirement.id} example {number}: not run ({skip.reason})")

@@ -76,6 +76,8 @@ class DocumentRun:
         self.test_runner._fakeout = shared  # type: ignore[attr-defined]
         self.cleanup_runner._fakeout = shared  # type: ignore[attr-defined]
         self.states: dict[StateKey, GroupState] = {}
+        #: (test index, result) of each replay of the last prepare() that failed
+        self.replay_failures: list[tuple[int, RunResult]] = []
 
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:
         """Make the group's namespace what Sphinx's would be just before test ``index``.
@@ -95,11 +97,14 @@ class DocumentRun:
             first = not state.setup_reported
             state.setup_reported = True
             raise SetupFailed(group, state.setup, first)
+        self.replay_failures = []
         for earlier in range(state.next_test, index):
             if self.replayable(group, earlier):
                 made = make_doctest(group, self.groups[group].tests[earlier], state.namespace)
                 if made is not None:
-                    run_doctest(QuietRunner(self.optionflags), self.builder, *made)
+                    replay = run_doctest(QuietRunner(self.optionflags), self.builder, *made)
+                    if replay.failed:
+                        self.replay_failures.append((earlier, replay))
         state.next_test = index
         return state.namespace
 

@@ -126,7 +126,7 @@ class Runner(SphinxDocTestRunner):
 
 
 class QuietRunner(Runner):
-    """Replays earlier tests to rebuild a namespace: reports nothing to anyone."""
+    """Replays earlier tests to rebuild a namespace: prints nothing, keeps its failures."""
 
     def report_start(self, out: Out, test: doctest.DocTest, example: doctest.Example) -> None:
         self.current = example
@@ -134,14 +134,19 @@ class QuietRunner(Runner):
     def report_success(self, *args: Any) -> None:
         pass
 
-    def report_failure(self, *args: Any) -> None:
-        pass
+    def report_failure(
+        self, out: Out, test: doctest.DocTest, example: doctest.Example, got: str
+    ) -> None:
+        detail = self._checker.output_difference(example, got, self.optionflags)  # type: ignore[attr-defined]
+        self._fail(test, example, "output", detail)  # kept, not printed: a replay that failed
 
     def report_unexpected_exception(
         self, out: Out, test: doctest.DocTest, example: doctest.Example, exc_info: ExcInfo
     ) -> None:
         if isinstance(exc_info[1], OutcomeException):
             raise exc_info[1]  # a deadline while replaying still ends the item
+        self._fail(test, example, "exception", format_exception(exc_info[1]),
+                   exc_info[0].__qualname__)  # fmt: skip
 
 
 def run_doctest(

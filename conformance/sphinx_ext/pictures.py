@@ -34,7 +34,6 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
 
-import reference_impl
 from conformance.sphinx_ext.timeline import record
 from conformance.sphinx_ext.timeline_svg import to_svg
 
@@ -90,13 +89,21 @@ class ScriptedTimelineDirective(_PictureDirective):
     kind = "timeline"
 
 
+def _reference() -> Any:
+    """The reference, imported when a picture is drawn: the suite reads the spec with this
+    extension too, and its pytest processes never import an implementation."""
+    import reference_impl  # noqa: PLC0415 - see above
+
+    return reference_impl
+
+
 def _namespace(fw: Any) -> dict[str, Any]:
     return {"__name__": "forkwait_docs_picture", "fw": fw}
 
 
 def graph_dot(program: str, traced: str = "traced", filename: str = "<graph>") -> str:
     """Run ``program`` with the reference as ``fw``; the DOT of ``traced``'s graph."""
-    namespace = _namespace(reference_impl)
+    namespace = _namespace(_reference())
     exec(compile(program, filename, "exec"), namespace)  # noqa: S102 - the docs' own program
     return str(namespace[traced].graph.to_dot())
 
@@ -121,7 +128,7 @@ def _draw_graph(app: Sphinx, node: picture_node, docname: str) -> nodes.figure:
 
 
 def _draw_timeline(app: Sphinx, node: picture_node, docname: str) -> nodes.figure:
-    timeline = record(node["program"], reference_impl, f"<{docname}: scripted-timeline>")
+    timeline = record(node["program"], _reference(), f"<{docname}: scripted-timeline>")
     ident = f"forkwait-timeline-{node['number']}"
     name = f"{docname.replace('/', '-')}-timeline-{node['number'] + 1}.trace.json"
     target = Path(app.outdir) / DOWNLOADS / name

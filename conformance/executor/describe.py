@@ -1,0 +1,117 @@
+"""What the harness needs to know of the adapter, as data, and a check of its surface.
+
+The harness never imports the implementation, so the executor tells it the
+adapter's name, version, profiles, expected failures, skips, warning filters
+and schedules. It also tries, once, what each claimed profile needs (the
+``fw`` names, a fork/wait round trip, ``fw.Future[int]``): problems are listed
+in one block before the examples run, and the run goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.adapter import Adapter, AdapterError, Entry
+from conformance.catalog.expectations import Entries
+
+
+def entries_data(entries: Entries) -> dict[str, dict[str, Any]]:
+    return {
+        req_id: {
+            "reason": entry.reason,
+            "examples": None if entry.examples is None else sorted(entry.examples),
+        }
+        for req_id, entry in entries.items()
+    }
+
+
+def entries_from(data: dict[str, dict[str, Any]]) -> Entries:
+    return {
+        req_id: Entry(
+            str(item["reason"]),
+            None if item["examples"] is None else frozenset(int(n) for n in item["examples"]),
+        )
+        for req_id, item in data.items()
+    }
+
+
+def describe(adapter: Adapter, count: int, replay: str | None) -> dict[str, Any]:
+    """The adapter as data, with the schedules the run explores (``count`` of them, or
+    the one ``replay`` names)."""
+    explorer = adapter.explorer
+    if replay and explorer is None:
+        raise AdapterError(f"--schedule: implementation {adapter.name!r} cannot run schedules")
+    schedules: list[str] = []
+    if explorer is not None and replay:
+        try:
+            with explorer.use(replay):
+                pass
+        except Exception as exc:
+            raise AdapterError(f"--schedule {replay!r}: {exc}") from exc
+        schedules = [replay]
+    elif explorer is not None:
+        schedules = _explored(adapter, count)
+    return {
+        "name": adapter.name,
+        "version": adapter.version,
+        "profiles": sorted(adapter.profiles),
+        "expected_failures": entries_data(adapter.xfail_entries),
+        "skips": entries_data(adapter.skip_entries),
+        "warning_filters": list(adapter.warning_filters),
+        "explorer": explorer is not None,
+        "schedules": schedules,
+        "problems": surface_problems(adapter),
+    }
+
+
+def _explored(adapter: Adapter, count: int) -> list[str]:
+    """``count`` distinct schedule names, or an AdapterError: a run is honoured or
+    refused, never silently exploring fewer schedules than it says."""
+    assert adapter.explorer is not None
+    names = list(adapter.explorer.schedules(count))
+    distinct = dict.fromkeys(names)
+    if len(distinct) != count or not all(isinstance(n, str) and n.strip() for n in names):
+        raise AdapterError(
+            f"--schedules {count}: the explorer of implementation {adapter.name!r} gave "
+            f"{len(distinct)} distinct schedule names ({', '.join(map(repr, names[:5]))}"
+            f"{', ...' if len(names) > 5 else ''}), not {count}; ask for at most what it "
+            "can give, or fix its schedules()"
+        )
+    return names
+
+
+def adapter_from(data: dict[str, Any]) -> Adapter:
+    """The harness's view of the adapter: its data, no ``fw`` and no explorer."""
+    return Adapter(
+        name=str(data["name"]),
+        version=str(data["version"]),
+        fw=None,
+        profiles=frozenset(data["profiles"]),
+        expected_failures=entries_from(data["expected_failures"]),
+        warning_filters=tuple(data["warning_filters"]),
+        skips=entries_from(data["skips"]),
+    )
+
+
+def surface_problems(adapter: Adapter) -> list[str]:
+    """What a claimed profile needs and the adapter does not do, each in one line."""
+    fw = adapter.fw
+    checks: list[tuple[str, Callable[[], object], object]] = []
+    if hasattr(fw, "fork") and hasattr(fw, "wait"):
+        checks.append(("fw.wait(fw.fork(abs, -2)) returns 2", lambda: fw.wait(fw.fork(abs, -2)), 2))
+    if hasattr(fw, "Future"):
+        checks.append(("fw.Future[int] is a type expression", lambda: fw.Future[int], None))
+    problems: list[str] = []
+    for what, check, expected in checks:
+        try:
+            got = check()
+        except Exception as exc:  # noqa: BLE001 - any failure of the adapter is a finding
+            problems.append(f"{what}: it raised {type(exc).__name__}: {exc}")
+            continue
+        if expected is not None and got != expected:
+            problems.append(f"{what}: it returned {got!r}")
+    return problems
+
+
+__all__ = ["adapter_from", "describe", "entries_data", "entries_from", "surface_problems"]
