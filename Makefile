@@ -49,13 +49,9 @@ $(GEVENT_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,gevent]'
 	touch $@
 
-# In-process for now: the adapter's gevent.monkey.patch_all() breaks the pytest-xdist worker
-# (INTERNALERROR, no verdict). These options go when examples run in an executor process.
-GEVENT_IN_PROCESS := -n 0 -o forkwait_require_workers=false
-
 ## the suite against gevent as it is (monkey-patched; fork is gevent.spawn, wait Greenlet.get)
 conformance-gevent: $(GEVENT_STAMP)
-	$(BIN)/forkwait-conformance --impl gevent $(GEVENT_IN_PROCESS)
+	$(BIN)/forkwait-conformance --impl gevent
 
 ## re-record docs/_results/ (the docs' conformance matrix): every implementation the project ships
 ENGINES := reference torch dask threads ray gevent
@@ -64,8 +60,7 @@ ENGINES := reference torch dask threads ray gevent
 matrix: $(TORCH_STAMP) $(RAY_STAMP) $(GEVENT_STAMP)
 	mkdir -p build/results
 	for impl in $(ENGINES); do \
-	  extra=; [ $$impl != gevent ] || extra="$(GEVENT_IN_PROCESS)"; \
-	  $(BIN)/forkwait-conformance --impl $$impl $$extra -q --report build/results/$$impl.json \
+	  $(BIN)/forkwait-conformance --impl $$impl -q --report build/results/$$impl.json \
 	  || exit 1; done
 	cp $(ENGINES:%=build/results/%.json) docs/_results/
 	$(BIN)/forkwait-conformance matrix $(ENGINES:%=docs/_results/%.json)

@@ -480,7 +480,6 @@ MUTANTS: dict[str, Mutant] = {
     "refuses_forks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     "two_scripted_calls_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
     "scripted_forks_reuse_snapshot": breaks("CONTEXT-INHERITED-1", "CONTEXT-SNAPSHOT-1"),
-
     # probes: nesting.rst, script.rst, modules.rst, models.rst, future.rst, determinism.rst
     "recurses_on_callers_stack": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1"),
     # its deadlocked workers stay blocked: each timed-out probe needs a fresh worker process
@@ -495,7 +494,6 @@ MUTANTS: dict[str, Mutant] = {
     "collect_all_drops_duplicates": breaks("FUTURE-COLLECT-ALL-1"),
     "collect_all_shares_empty_list": breaks("FUTURE-COLLECT-EMPTY-1"),
     "compiled_forks_kwargs_by_position": breaks("MODULE-FORK-1", "FORK-SCRIPTED-1"),
-
     # probes: futures-api.rst, trace.rst, determinism.rst (DET-SCHEDULE-REPLAY-1), validating.rst
     "completes_without_a_lock": breaks("FUTURE-SET-ONCE-1"),
     "future_wakes_one_waiter": breaks(

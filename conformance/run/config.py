@@ -216,10 +216,10 @@ def _check_selection(config: pytest.Config, catalog: Mapping[str, Requirement]) 
 def _one_line_names(adapter: Adapter) -> Adapter:
     """An adapter's name and version head the verdict and the report's lines: a newline
     or control character in them could forge a line scripts read (``MUST: 82/82 passed``)."""
-    for field, value in (("name", adapter.name), ("version", adapter.version)):
+    for what, value in (("name", adapter.name), ("version", adapter.version)):
         if not value.isprintable():
             raise AdapterError(
-                f"adapter {field} {value!r} has a newline or control character: it is "
+                f"adapter {what} {value!r} has a newline or control character: it is "
                 "printed in the verdict's lines, so it must be one line of printable text"
             )
     return adapter
