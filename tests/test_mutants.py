@@ -74,8 +74,11 @@ class Mutant:
     breaks: frozenset[str]
     #: requirement -> why this mutant fails it too (deliberate, not an accident)
     extras: Mapping[str, str] = field(default_factory=dict)
-    #: crashes the interpreter or hangs in C: needs the suite's worker process
-    isolated: bool = False
+    #: requirement -> why this mutant may fail it too, depending on timing (a hang in C
+    #: happens only when a task reaches Python while a waiter holds the interpreter)
+    maybe: Mapping[str, str] = field(default_factory=dict)
+    #: crashes, hangs or runs into deadlines: its run takes longest, so it starts first
+    slow: bool = False
     #: breaks only SHOULDs: run with --strict, so that the run fails as a MUST would
     strict: bool = False
 
@@ -132,7 +135,7 @@ MUTANTS: dict[str, Mutant] = {
     "crashes_on_lambda": breaks(
         "FORK-CALLABLES-1",
         extras={"SCRIPT-DYNAMIC-1": _LAMBDA, "SCRIPT-IGNORE-1": _LAMBDA},
-        isolated=True,
+        slow=True,
     ),
     "accepts_non_callable": breaks("FORK-NOT-CALLABLE-1"),
     # wait and futures
@@ -151,15 +154,15 @@ MUTANTS: dict[str, Mutant] = {
             "ASYNC-RETURNS-EARLY-1": "the probe's subtask, run again, reports the first run's end",
         },
         # its runaway chains (2**1000 runs) outlive their deadline: a worker process ends them
-        isolated=True,
+        slow=True,
     ),
     "copies_on_wait": breaks(
         "WAIT-SAME-OBJECT-1",
         extras={"FUTURE-CREATE-1": "the example checks that fw.wait gives the very result set"},
     ),
     "wait_accepts_non_futures": breaks("WAIT-NOT-A-FUTURE-1"),
-    "cycle_check_one_step": breaks("WAIT-SELF-1", isolated=True, strict=True),
-    "wedges_in_c": breaks("WAIT-FROM-PYTHON-1", isolated=True),
+    "cycle_check_one_step": breaks("WAIT-SELF-1", slow=True, strict=True),
+    "wedges_in_c": breaks("WAIT-FROM-PYTHON-1", slow=True),
     "rejects_future_parameters": breaks(
         "FUTURE-ANNOTATIONS-1",
         extras={"FUTURE-CONTAINERS-1": "the example passes futures in containers to scripted code"},
@@ -476,14 +479,14 @@ MUTANTS: dict[str, Mutant] = {
     "nested_waits_drop_chain": breaks("ERR-CHAIN-KEPT-1", strict=True),
     "wait_duck_types": breaks("WAIT-NOT-A-FUTURE-1"),
     "wakes_one_waiter": breaks("WAIT-SAME-OBJECT-1", "WAIT-FROM-PYTHON-1"),
-    "cycle_check_bounded": breaks("WAIT-SELF-1", isolated=True, strict=True),
+    "cycle_check_bounded": breaks("WAIT-SELF-1", slow=True, strict=True),
     "refuses_forks_at_exit": breaks("LIFECYCLE-EXIT-1"),
     "two_scripted_calls_at_a_time": breaks("LIFECYCLE-CALLERS-1"),
     "scripted_forks_reuse_snapshot": breaks("CONTEXT-INHERITED-1", "CONTEXT-SNAPSHOT-1"),
     # probes: nesting.rst, script.rst, modules.rst, models.rst, future.rst, determinism.rst
     "recurses_on_callers_stack": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1"),
     # its deadlocked workers stay blocked: each timed-out probe needs a fresh worker process
-    "blocks_when_deep": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1", isolated=True),
+    "blocks_when_deep": breaks("NEST-LEVELS-1", "NEST-ANY-POOL-1", slow=True),
     "runs_nested_forks_inline": breaks("ASYNC-RETURNS-EARLY-1", "ASYNC-CONCURRENT-1"),
     "done_means_started": breaks("FUTURE-DONE-1"),
     "done_misses_base_exceptions": breaks("FUTURE-DONE-FAILED-1"),
@@ -666,10 +669,6 @@ def run_mutant(name: str, report: Path) -> Run:
     ]
     if mutant.strict:
         command.append("--strict")
-    if not mutant.isolated:
-        # no worker process to start: nothing can crash or wedge it (the command refuses
-        # -n 0 unless told that a crash may end the run)
-        command += ["-n", "0", "-o", "forkwait_require_workers=false"]
     start = time.monotonic()
     result = subprocess.run(
         command, capture_output=True, text=True, timeout=900, check=False, env=env, cwd=ROOT
@@ -685,9 +684,9 @@ wall_time: list[float] = []
 
 @pytest.fixture(scope="module")
 def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
-    """Every mutant's run; the isolated (slowest) ones start first, the rest fill in around them."""
+    """Every mutant's run; the slowest ones start first, the rest fill in around them."""
     folder = tmp_path_factory.mktemp("mutants")
-    order = sorted(MUTANTS, key=lambda n: (not MUTANTS[n].isolated, n))
+    order = sorted(MUTANTS, key=lambda n: (not MUTANTS[n].slow, n))
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
         futures = {name: pool.submit(run_mutant, name, folder / f"{name}.json") for name in order}
@@ -709,6 +708,8 @@ def test_every_extra_is_explained_and_every_target_exists() -> None:
         assert not mutant.breaks & set(mutant.extras), name
         assert all(reason.strip() for reason in mutant.extras.values()), name
         assert mutant.fails <= set(known), f"{name}: {sorted(mutant.fails - set(known))}"
+        assert set(mutant.maybe) <= set(known) - mutant.fails, name
+        assert all(reason.strip() for reason in mutant.maybe.values()), name
 
 
 def test_every_must_is_meant_to_be_broken_by_a_mutant() -> None:
@@ -722,10 +723,12 @@ def test_the_suite_catches_the_mutant(name: str, mutant_runs: dict[str, Run]) ->
     run = mutant_runs[name]
     assert run.returncode == 1, run.output[-3000:]
     failed = run.failed()
-    expected = MUTANTS[name].fails
-    assert failed == expected, (
+    mutant = MUTANTS[name]
+    expected = mutant.fails
+    assert expected <= failed <= expected | set(mutant.maybe), (
         f"{name} failed {sorted(failed)}; expected {sorted(expected)}: "
-        f"missing {sorted(expected - failed)}, unexpected {sorted(failed - expected)}"
+        f"missing {sorted(expected - failed)}, "
+        f"unexpected {sorted(failed - expected - set(mutant.maybe))}"
     )
     # the run went on to the end: every requirement has a result
     assert len(run.report.requirements) == len(requirements_in(spec_dir()))
@@ -760,7 +763,7 @@ def test_a_hang_and_a_crash_fail_only_their_examples(mutant_runs: dict[str, Run]
         assert set(kinds) == {kind}, kinds
         # the run went on to the end, and nothing else failed because of the fault
         assert run.report.complete, f"{name}: the run did not go on after the fault"
-        assert run.failed() == MUTANTS[name].fails
+        assert MUTANTS[name].fails <= run.failed() <= MUTANTS[name].fails | set(MUTANTS[name].maybe)
 
 
 def mutation_matrix() -> list[str]:

@@ -37,6 +37,9 @@ class Outcome:
 
     result: str
     ran: Counter[int]
+    #: the exception a "raised" result came from (shown, never compared: scripted code need
+    #: not keep a failure's type, ERR-TYPE-KEPT-1)
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,9 @@ class Mismatch:
             f"print({call}, sorted(ran))",
             "",
             f"expected (fork as a direct call): {self.expected}",
-            f"got ({self.mode}): {self.got.result}" + (f"; {counts}" if counts else ""),
+            f"got ({self.mode}): {self.got.result}"
+            + (f" ({self.got.error})" if self.got.error else "")
+            + (f"; {counts}" if counts else ""),
         ])  # fmt: skip
 
 
@@ -86,13 +91,14 @@ def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
     namespace: dict[str, Any] = {"fw": fw, "note": fw.ignore(note), "re": re}
     exec(compile(rendered.source, "<generated program>", "exec"), namespace)  # noqa: S102
     root = namespace["t0"]
+    error = ""
     try:
         value = fw.script(root)(x) if mode == "scripted" else root(x)
         result = f"returned {value!r}"
-    except Exception:  # noqa: BLE001 - any type: scripted code need not keep it (ERR-TYPE-KEPT-1)
-        result = "raised"
+    except Exception as exc:  # noqa: BLE001 - any type: scripted code need not keep it
+        result, error = "raised", f"{type(exc).__name__}: {exc}"[:300]
     with lock:
-        return Outcome(result, Counter(ran))
+        return Outcome(result, Counter(ran), error)
 
 
 def compare(program: Task, fw: Any, x: int) -> Mismatch | None:
