@@ -7,10 +7,10 @@ the conformance suite runs) and fails naming ``file:line`` for any code line wid
 
 The limit was measured once in that browser (headless Chromium, furo, at 1400 and 1000 px,
 every page): a code box (``pre``) is 717 to 736 px wide with 14 px of padding each side,
-in a 13 px monospace font whose characters are 7.83 px wide (DejaVu Sans Mono here; Menlo
-and SF Mono are as wide, Consolas narrower). So (717 - 28) / 7.83 = 88 characters fit the
-narrowest box, and the measurement agreed: an 88-character line filled a 720 px box
-exactly, an 89-character one overflowed it (725 px of content, so the box scrolls).
+in furo's 13 px monospace font, 7.83 px a character (DejaVu Sans Mono here, 0.602 em; Menlo
+is as wide, Consolas narrower). So (717 - 28) / 7.83 = 88 characters fit the narrowest box,
+and the pages agreed: an 88-character line filled a 720 px box exactly, an 89-character one
+overflowed it (725 px of content: the box scrolls, and the browser test fails).
 
 Checked: the code a page's author wrote in its ``.rst`` - ``testcode``, ``testsetup``,
 ``testcleanup``, ``code-block`` and ``::`` blocks, the source lines of ``>>>`` examples.
