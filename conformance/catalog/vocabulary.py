@@ -41,6 +41,20 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
 }
 
 
+#: The methods each profile's examples call on a future that ``fork`` returned.
+FUTURE_METHODS: Mapping[str, tuple[str, ...]] = {
+    "core": ("done",),
+    "futures": ("done", "wait", "value", "then", "add_done_callback"),
+}
+
+
+def future_methods(profiles: Iterable[str]) -> list[str]:
+    """The future methods the examples of ``profiles`` call, each once."""
+    wanted = set(profiles)
+    names = (m for profile, listed in FUTURE_METHODS.items() if profile in wanted for m in listed)
+    return list(dict.fromkeys(names))
+
+
 def profile_names(profiles: Iterable[str]) -> list[str]:
     """The ``fw`` names the examples of ``profiles`` use, each once, in PROFILE_NAMES order."""
     wanted = set(profiles)

@@ -90,9 +90,15 @@ def _stop_if_fail_fast(example: SphinxExample, why: str) -> None:
 
 
 def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> list[RunResult]:
-    """Clean up what no later example needs: the group (and its variants) when the next
-    example belongs elsewhere, a variant's namespace when the next is not of it, and
-    the whole document when the next example is in another one."""
+    """Clean up what no later example needs: the group and every variant's namespace of
+    it when the next example belongs elsewhere, and the whole document when the next
+    example is in another one.
+
+    A variant's namespace lives until its group ends, not only while the next example
+    is of the same variant: items come example by example (``[2]``, ``[2][fifo]``,
+    ``[2][lifo]``, ``[3]``, ``[3][fifo]``...), so cleaning it when the variant changes
+    made every later example replay the group's earlier ones under each variant.
+    """
     document = example.sphinx_document
     run = document.run
     stop = example.stop_reason is not None
@@ -101,10 +107,6 @@ def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> li
         same_document and following is not None and following.spec.group == example.spec.group
     )
     results: list[RunResult | None] = []
-    if example.variant is not None and not (
-        same_group and following is not None and following.variant == example.variant
-    ):
-        results.append(run.cleanup(example.spec.group, example.variant))
     if not same_group:
         for group, variant in list(run.states):
             if group == example.spec.group:
