@@ -16,7 +16,7 @@ class Waits(ref.Future[Any]):
         return super().value()
 
 
-def fork(func: Any, *args: Any, **kwargs: Any) -> Any:
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
     future.__class__ = Waits  # still an fw.Future
     return future
