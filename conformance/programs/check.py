@@ -14,6 +14,7 @@ another (``forkwait-conformance --probe-seed N``; seed.py).
 from __future__ import annotations
 
 import functools
+import linecache
 import re
 import threading
 from collections import Counter
@@ -89,8 +90,19 @@ def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
         with lock:
             ran.append(number)
 
-    namespace: dict[str, Any] = {"fw": fw, "note": fw.ignore(note), "re": re}
-    exec(compile(rendered.source, "<generated program>", "exec"), namespace)  # noqa: S102
+    # a module name and source in linecache, as a file would give: compilers such as
+    # TorchScript name functions by their module and read their source
+    filename = f"<generated program {abs(hash(rendered.source))}>"
+    linecache.cache[filename] = (
+        len(rendered.source),
+        None,
+        rendered.source.splitlines(keepends=True),
+        filename,
+    )
+    namespace: dict[str, Any] = {
+        "__name__": "forkwait_generated_program", "fw": fw, "note": fw.ignore(note), "re": re
+    }  # fmt: skip
+    exec(compile(rendered.source, filename, "exec"), namespace)  # noqa: S102
     root = namespace["t0"]
     error = ""
     try:
