@@ -673,7 +673,6 @@ _CROSS_EXTRAS: dict[str, dict[str, str]] = {
         "TRACE-KWARGS-1": "the probe forks a function with keyword-only parameters"
     },
     "wedges_in_c": {
-        "FUTURE-DONE-FAILED-1": "Python threads wait on a failing task that calls Python",
         "FUTURE-WAIT-ALL-FIRST-1": "wait_all from Python on tasks that call Python",
     },
     "copies_arguments": {
@@ -752,6 +751,8 @@ _MAYBE: dict[str, dict[str, str]] = {
         "ERR-WAIT-AGAIN-1": "Python threads wait on a future that scripted code returned: "
         "they hang only if its task calls Python while one of them waits",
         "SCRIPT-IGNORE-1": "the probe's ignored function may run while a Python wait holds on",
+        "FUTURE-DONE-FAILED-1": "Python threads wait on a failing task that calls Python: "
+        "they hang only if it does so while one of them waits",
     },
     "done_false_on_failure": {
         "FUTURE-WAIT-ALL-FIRST-1": "the probe's settle loop polls done() of a failed future "
