@@ -624,8 +624,15 @@ _PROBE_EXTRAS: dict[str, dict[str, str]] = {
         "calls' tasks outnumber the pool's threads"
     },
 }
-for _name, _extras in _PROBE_EXTRAS.items():
-    MUTANTS[_name] = replace(MUTANTS[_name], extras={**MUTANTS[_name].extras, **_extras})
+
+
+def _add_extras(table: Mapping[str, Mapping[str, str]]) -> None:
+    """Merge ``table`` (mutant -> requirement -> why) into the mutants' extras."""
+    for name, extras in table.items():
+        MUTANTS[name] = replace(MUTANTS[name], extras={**MUTANTS[name].extras, **extras})
+
+
+_add_extras(_PROBE_EXTRAS)
 
 _ON_THE_STACK = "the probe's chain of 1,000 nested forks recurses on one stack: RecursionError"
 _MORE_WAITERS = (
@@ -741,8 +748,7 @@ _CROSS_EXTRAS: dict[str, dict[str, str]] = {
         "fork returned, which this mutant wraps"
     },
 }
-for _name, _extras in _CROSS_EXTRAS.items():
-    MUTANTS[_name] = replace(MUTANTS[_name], extras={**MUTANTS[_name].extras, **_extras})
+_add_extras(_CROSS_EXTRAS)
 
 #: failures that depend on timing (mutant -> requirement -> why), measured to come and go
 #: between runs of the same mutant
