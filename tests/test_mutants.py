@@ -357,12 +357,7 @@ MUTANTS: dict[str, Mutant] = {
             "FUTURE-CALLBACK-ORDER-1": "its probe adds then callbacks to a forked future",
         },
     ),
-    "forked_callbacks_wait_for_a_wait": breaks(
-        "FUTURE-FORKED-METHODS-1",
-        extras={
-            "FUTURE-CALLBACK-ORDER-1": "its probe adds callbacks to a forked future never waited",
-        },
-    ),
+    "forked_callbacks_wait_for_a_wait": breaks("FUTURE-FORKED-METHODS-1"),
     "value_before_done_is_none": breaks("FUTURE-VALUE-NOT-DONE-1"),
     "collect_all_ignores_pending_created": breaks("FUTURE-COLLECT-CREATED-1"),
     # caller context
