@@ -32,6 +32,7 @@ __all__ = [
     "Entry",
     "Explorer",
     "available",
+    "fw_from",
     "fw_module",
     "load_adapter",
 ]
@@ -39,16 +40,21 @@ __all__ = [
 ENTRY_POINT_GROUP = "forkwait.implementations"
 
 
-def fw_module(source: ModuleType, profiles: Iterable[str], doc: str) -> ModuleType:
-    """An ``fw`` module holding ``source``'s attributes for every name ``profiles`` use.
+def fw_from(names: Mapping[str, object], doc: str) -> ModuleType:
+    """An ``fw`` module holding ``names`` (``{"fork": ..., "wait": ...}``) as attributes.
 
     A module, not a namespace object: compilers such as TorchScript resolve
     ``fw.fork`` inside scripted code only through module attributes.
     """
     fw = ModuleType("fw", doc)
-    for name in profile_names(profiles):
-        setattr(fw, name, getattr(source, name))
+    for name, value in names.items():
+        setattr(fw, name, value)
     return fw
+
+
+def fw_module(source: ModuleType, profiles: Iterable[str], doc: str) -> ModuleType:
+    """An ``fw`` module holding ``source``'s attributes for every name ``profiles`` use."""
+    return fw_from({name: getattr(source, name) for name in profile_names(profiles)}, doc)
 
 
 @dataclass(frozen=True)

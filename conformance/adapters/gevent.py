@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import gevent
 from gevent import monkey
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, fw_from
 from conformance.adapters.threads import Module, ModuleList, ignore, script
 from conformance.catalog.expectations import load_entries
 
@@ -49,20 +48,20 @@ def collect_all(greenlets: list[gevent.Greenlet]) -> gevent.Greenlet:
 
 def adapter() -> Adapter:
     """Build the gevent adapter (gevent is imported, and patches, with this module)."""
-    fw = ModuleType("fw", "gevent, monkey-patched, as the forkwait spec's examples see it")
-    names: dict[str, Any] = {
-        "fork": gevent.spawn,
-        "wait": gevent.Greenlet.get,
-        "Future": gevent.Greenlet,
-        "script": script,
-        "ignore": ignore,
-        "Module": Module,
-        "ModuleList": ModuleList,
-        "collect_all": collect_all,
-        "wait_all": wait_all,
-    }
-    for name, value in names.items():
-        setattr(fw, name, value)
+    fw = fw_from(
+        {
+            "fork": gevent.spawn,
+            "wait": gevent.Greenlet.get,
+            "Future": gevent.Greenlet,
+            "script": script,
+            "ignore": ignore,
+            "Module": Module,
+            "ModuleList": ModuleList,
+            "collect_all": collect_all,
+            "wait_all": wait_all,
+        },
+        "gevent, monkey-patched, as the forkwait spec's examples see it",
+    )
     return Adapter(
         name="gevent",
         version=gevent.__version__,

@@ -15,10 +15,9 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, fw_from
 from conformance.adapters.threads import Module, ModuleList, ignore, script
 from conformance.catalog.expectations import load_entries
 
@@ -64,20 +63,20 @@ def adapter() -> Adapter:
     import ray  # noqa: PLC0415
 
     start()
-    fw = ModuleType("fw", "Ray, as the forkwait spec's examples see it")
-    names: dict[str, Any] = {
-        "fork": fork,
-        "wait": ray.get,
-        "Future": ray.ObjectRef,
-        "script": script,
-        "ignore": ignore,
-        "Module": Module,
-        "ModuleList": ModuleList,
-        "collect_all": collect_all,
-        "wait_all": ray.get,
-    }
-    for name, value in names.items():
-        setattr(fw, name, value)
+    fw = fw_from(
+        {
+            "fork": fork,
+            "wait": ray.get,
+            "Future": ray.ObjectRef,
+            "script": script,
+            "ignore": ignore,
+            "Module": Module,
+            "ModuleList": ModuleList,
+            "collect_all": collect_all,
+            "wait_all": ray.get,
+        },
+        "Ray, as the forkwait spec's examples see it",
+    )
     return Adapter(
         name="ray",
         version=ray.__version__,

@@ -16,10 +16,9 @@ import concurrent.futures
 import platform
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, TypeVar
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, fw_from
 from conformance.catalog.expectations import load_entries
 
 #: what ThreadPoolExecutor is known to fail, each with what was measured
@@ -73,20 +72,20 @@ def adapter() -> Adapter:
 
         return pool.submit(all_done)
 
-    fw = ModuleType("fw", "concurrent.futures.ThreadPoolExecutor, as the spec's examples see it")
-    names: dict[str, Any] = {
-        "fork": pool.submit,
-        "wait": concurrent.futures.Future.result,
-        "Future": concurrent.futures.Future,
-        "script": script,
-        "ignore": ignore,
-        "Module": Module,
-        "ModuleList": ModuleList,
-        "collect_all": collect_all,
-        "wait_all": wait_all,
-    }
-    for name, value in names.items():
-        setattr(fw, name, value)
+    fw = fw_from(
+        {
+            "fork": pool.submit,
+            "wait": concurrent.futures.Future.result,
+            "Future": concurrent.futures.Future,
+            "script": script,
+            "ignore": ignore,
+            "Module": Module,
+            "ModuleList": ModuleList,
+            "collect_all": collect_all,
+            "wait_all": wait_all,
+        },
+        "concurrent.futures.ThreadPoolExecutor, as the spec's examples see it",
+    )
     return Adapter(
         name="threads",
         version=f"Python {platform.python_version()}",  # concurrent.futures is the stdlib's

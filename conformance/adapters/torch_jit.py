@@ -12,10 +12,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NamedTuple
 
-from conformance.adapter import Adapter
+from conformance.adapter import Adapter, fw_from
 from conformance.catalog.expectations import load_entries
 
 XFAILS_FILE = Path(__file__).with_name("torch_xfails.toml")
@@ -98,19 +97,23 @@ def adapter() -> Adapter:
         warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
         import torch  # noqa: PLC0415
 
-    fw = ModuleType("fw", "torch.jit, as the forkwait spec's examples see it")
-    fw.fork = torch.jit.fork  # type: ignore[attr-defined]
-    fw.wait = torch.jit.wait  # type: ignore[attr-defined]
-    fw.Future = torch.jit.Future  # type: ignore[attr-defined]
-    fw.ignore = torch.jit.ignore  # type: ignore[attr-defined]
-    fw.Module = torch.nn.Module  # type: ignore[attr-defined]
-    fw.ModuleList = torch.nn.ModuleList  # type: ignore[attr-defined]
-    fw.script = _Quiet("script")  # type: ignore[attr-defined]
-    fw.trace = _trace  # type: ignore[attr-defined]
-    fw.tensor = torch.tensor  # type: ignore[attr-defined]
-    fw.graph_nodes = graph_nodes  # type: ignore[attr-defined]
-    fw.collect_all = torch.futures.collect_all  # type: ignore[attr-defined]
-    fw.wait_all = torch.futures.wait_all  # type: ignore[attr-defined]
+    fw = fw_from(
+        {
+            "fork": torch.jit.fork,
+            "wait": torch.jit.wait,
+            "Future": torch.jit.Future,
+            "ignore": torch.jit.ignore,
+            "Module": torch.nn.Module,
+            "ModuleList": torch.nn.ModuleList,
+            "script": _Quiet("script"),
+            "trace": _trace,
+            "tensor": torch.tensor,
+            "graph_nodes": graph_nodes,
+            "collect_all": torch.futures.collect_all,
+            "wait_all": torch.futures.wait_all,
+        },
+        "torch.jit, as the forkwait spec's examples see it",
+    )
     return Adapter(
         name="torch",
         version=torch.__version__,
