@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import reference_impl as ref
 from conformance.adapter import Adapter, Explorer
 from conformance.adapters.reference import adapter as reference_adapter
+from reference_impl._state import state
 
 #: the rules that check an explorer: the suite skips their examples (group ``explorer``) for
 #: an adapter without one, but not their probes, so a mutant without one declares them skipped,
@@ -43,6 +46,33 @@ def mutant(
         explorer=explorer,
         skips=skips,
     )
+
+
+class TopLevelScript:
+    """A ``fw.script`` whose top-level scripted calls go through ``around(call)``.
+
+    Calls made by scripted code or by tasks (not top-level) run as the reference's;
+    ``around`` gets the call to make and returns what it gives: the mutation. An
+    object, not a closure: examples pickle ``fw``'s names into a child interpreter,
+    and ``around`` (a module's function) pickles by name.
+    """
+
+    def __init__(self, around: Callable[[Callable[[], Any]], Any]) -> None:
+        self.around = around
+
+    def __call__(self, obj: Any, **options: Any) -> Any:
+        scripted = ref.script(obj, **options)
+        if isinstance(obj, ref.Module):
+            return scripted
+        around = self.around
+
+        @functools.wraps(obj)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if state.scripted or state.current is not None:  # not a top-level call
+                return scripted(*args, **kwargs)
+            return around(lambda: scripted(*args, **kwargs))
+
+        return call
 
 
 class AnyFuture(type):

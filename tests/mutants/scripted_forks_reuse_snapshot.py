@@ -7,14 +7,14 @@ code sets between two forks never reaches the second task.
 """
 
 import contextvars
-import functools
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import local, state
-from tests.mutants._base import mutant
+from tests.mutants._base import TopLevelScript, mutant
 
 _memo: dict[object, contextvars.Context] = {}
 _calls = threading.local()
@@ -32,20 +32,10 @@ def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     return ref.fork(_run_in, snapshot.copy(), func, *args, **kwargs)
 
 
-def script(obj: Any, **options: Any) -> Any:
-    scripted = ref.script(obj, **options)
-    if isinstance(obj, ref.Module):
-        return scripted
-
-    @functools.wraps(obj)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if state.scripted or state.current is not None:  # not a top-level call
-            return scripted(*args, **kwargs)
-        _calls.call = object()  # a new top-level call: a new snapshot
-        return scripted(*args, **kwargs)
-
-    return call
+def _new_snapshot(call: Callable[[], Any]) -> Any:
+    _calls.call = object()  # a new top-level call: a new snapshot
+    return call()
 
 
 def adapter() -> Adapter:
-    return mutant("scripted-forks-reuse-snapshot", fork=fork, script=script)
+    return mutant("scripted-forks-reuse-snapshot", fork=fork, script=TopLevelScript(_new_snapshot))
