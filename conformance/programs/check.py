@@ -18,6 +18,7 @@ import linecache
 import re
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,8 +127,12 @@ def compare(program: Task, fw: Any, x: int) -> Mismatch | None:
     return None
 
 
-def _settings(examples: int, *phases: Phase) -> settings:
-    return settings(
+def _over_programs(
+    seed: int, examples: int, *phases: Phase
+) -> Callable[[Callable[[Task, int], None]], Callable[[], None]]:
+    """A hypothesis test over the programs and inputs ``seed`` draws: one definition for
+    the pass that records them and the pass that shrinks a failure, so both draw alike."""
+    chosen = settings(
         max_examples=examples,
         deadline=None,
         database=None,
@@ -137,6 +142,12 @@ def _settings(examples: int, *phases: Phase) -> settings:
         report_multiple_bugs=False,
         print_blob=False,
     )
+
+    def decorate(test: Callable[[Task, int], None]) -> Callable[[], None]:
+        drawn: Callable[[], None] = given(programs(), st.integers(0, 9))(test)
+        return chosen(hypothesis_seed(seed)(drawn))
+
+    return decorate
 
 
 @functools.lru_cache(maxsize=4)
@@ -149,9 +160,7 @@ def drawn_programs(seed: int, examples: int) -> tuple[tuple[Task, int], ...]:
     """
     drawn: list[tuple[Task, int]] = []
 
-    @_settings(examples, Phase.explicit, Phase.generate)
-    @hypothesis_seed(seed)
-    @given(programs(), st.integers(0, 9))
+    @_over_programs(seed, examples, Phase.explicit, Phase.generate)
     def record(program: Task, x: int) -> None:
         drawn.append((program, x))
 
@@ -176,9 +185,7 @@ def check_programs(fw: Any, *, examples: int = 50, seed: int | None = None) -> N
     # hypothesis draws the same programs again, then shrinks the first that fails
     found: list[Mismatch] = []
 
-    @_settings(examples, Phase.explicit, Phase.generate, Phase.shrink)
-    @hypothesis_seed(chosen)
-    @given(programs(), st.integers(0, 9))
+    @_over_programs(chosen, examples, Phase.explicit, Phase.generate, Phase.shrink)
     def agrees(program: Task, x: int) -> None:
         mismatch = compare(program, fw, x)
         if mismatch is not None:
