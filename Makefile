@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: system-packages browser-tools peers conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent matrix test lint type docs docs-tools doctest check wheel-smoke clean
+.PHONY: system-packages browser-tools peers teeth conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent matrix test lint type docs docs-tools doctest check wheel-smoke clean
 TORCH_STAMP := $(VENV)/.torch-stamp
 RAY_STAMP := $(VENV)/.ray-stamp
 GEVENT_STAMP := $(VENV)/.gevent-stamp
@@ -80,6 +80,11 @@ test: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here" >&2; exit 1; fi; \
 	exit $$rc
 
+## the mutant suite on the whole spec: each mutant fails exactly its requirements
+## (make test runs each on the requirements it must fail); CI runs both
+teeth: $(STAMP)
+	FORKWAIT_MUTANTS=whole-spec $(BIN)/pytest -n 0 tests/test_mutants.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -131,7 +136,7 @@ doctest: $(STAMP)
 wheel-smoke: $(STAMP)
 	bash .ci/wheel-smoke
 
-check: docs-tools browser-tools test conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent lint type docs doctest wheel-smoke
+check: docs-tools browser-tools test teeth conformance conformance-torch conformance-dask conformance-threads conformance-ray conformance-gevent lint type docs doctest wheel-smoke
 
 clean:
 	rm -rf build $(VENV)
