@@ -532,6 +532,20 @@ MUTANTS: dict[str, Mutant] = {
     "explorer_seeds_from_hash": breaks("DET-SCHEDULE-REPLAY-1"),
     "explorer_runs_unknown_names_as_fifo": breaks("EXPLORER-USE-1"),
     "explorer_drops_unwaited_tasks": breaks("EXPLORER-FINISHES-1"),
+    # variants tried from outside (session 3) that passed the suite, each now probed
+    "wait_all_blocks_without_helping": breaks("NEST-ANY-POOL-1", slow=True),
+    "collect_all_blocks_without_helping": breaks("NEST-ANY-POOL-1", slow=True),
+    "forked_callbacks_before_waking": breaks("FUTURE-ADD-DONE-CALLBACK-1", slow=True),
+    "claims_by_state": breaks("WAIT-SAME-OBJECT-1"),
+    "explorer_keeps_schedule_after_error": breaks(
+        "EXPLORER-USE-1",
+        extras={
+            "WAIT-FROM-PYTHON-1": "the schedule its probe leaves selected runs the later "
+            "examples' scripted calls one task at a time: a caller and its task never meet"
+        },
+    ),
+    "explorer_nested_use_resets": breaks("EXPLORER-USE-1"),
+    "scripted_call_func_keyword": breaks("SCRIPT-SAME-RESULT-1"),
 }
 
 _UNWAITED_CHILDREN = "the probe's tasks fork children that nobody waits on"

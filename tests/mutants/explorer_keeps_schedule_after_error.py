@@ -1,0 +1,28 @@
+"""The explorer's use() restores the schedule in force only when its block ends normally.
+
+No ``try``/``finally``: a block left by an exception leaves its schedule
+selected, so every top-level scripted call made after it, outside any block,
+still runs one task at a time under that schedule.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from conformance.adapter import Adapter, Explorer
+from reference_impl import default_schedules, parse_schedule
+from reference_impl.schedules import explorer as _explorer
+from tests.mutants._base import mutant
+
+
+@contextmanager
+def use(name: str) -> Iterator[None]:
+    parse_schedule(name)
+    outer = _explorer._default_schedule[0]
+    _explorer._default_schedule[0] = name
+    yield  # the mutation: not in a try, so an exception skips the restore
+    _explorer._default_schedule[0] = outer
+
+
+def adapter() -> Adapter:
+    explorer = Explorer(schedules=default_schedules, use=use)
+    return mutant("explorer-keeps-schedule-after-error", explorer=explorer)

@@ -1,0 +1,29 @@
+"""A scripted function takes its wrapped function as an ordinary first parameter.
+
+``script(f)`` returns ``functools.partial(run, f)`` with ``run(func, *args,
+**kwargs)``: a scripted function whose own parameter is named ``func``,
+called (or forked) with ``func=`` as a keyword, raises ``TypeError``
+("got multiple values for argument 'func'") instead of running.
+"""
+
+import functools
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from tests.mutants._base import mutant
+
+
+def run(func: Any, *args: Any, **kwargs: Any) -> Any:  # the mutation: func is not positional-only
+    return func(*args, **kwargs)
+
+
+def script(obj: Any, **options: Any) -> Any:
+    scripted = ref.script(obj, **options)
+    if isinstance(obj, ref.Module):
+        return scripted
+    return functools.update_wrapper(functools.partial(run, scripted), obj)
+
+
+def adapter() -> Adapter:
+    return mutant("scripted-call-func-keyword", script=script)
