@@ -546,6 +546,10 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "explorer_nested_use_resets": breaks("EXPLORER-USE-1"),
     "scripted_call_func_keyword": breaks("SCRIPT-SAME-RESULT-1"),
+    "value_runs_queued_task": breaks(
+        "FUTURE-VALUE-NOT-DONE-1",
+        extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() before the task has begun"},
+    ),
 }
 
 _UNWAITED_CHILDREN = "the probe's tasks fork children that nobody waits on"

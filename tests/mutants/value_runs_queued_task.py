@@ -1,0 +1,32 @@
+"""value() on a forked future whose task nobody has started runs the task there and then.
+
+As ``wait`` does (help-while-waiting): ``value()`` raises only for a task
+already running elsewhere; a task still queued is run on the calling thread,
+which blocks until it ends, and its value is returned.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._core import _PENDING
+from tests.mutants._base import mutant
+
+
+class RunsQueued(ref.Future[Any]):
+    __slots__ = ()
+
+    def value(self) -> Any:
+        if self._claim is not None and self._state == _PENDING:
+            self._run_if_pending()  # the mutation: a queued task is run, not refused
+        return super().value()
+
+
+def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    future = ref.fork(func, *args, **kwargs)
+    future.__class__ = RunsQueued
+    return future
+
+
+def adapter() -> Adapter:
+    return mutant("value-runs-queued-task", fork=fork)
