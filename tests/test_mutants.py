@@ -769,6 +769,42 @@ _CROSS_EXTRAS: dict[str, dict[str, str]] = {
 }
 _add_extras(_CROSS_EXTRAS)
 
+_SCRIPTED_BY_KEYWORD = "the probe forks a scripted function by keyword from scripted code"
+#: what the probes added for the variants tried from outside (session 3) fail besides
+_HUNT_EXTRAS: dict[str, dict[str, str]] = {
+    "collect_all_ends_at_first_failure": {
+        "NEST-ANY-POOL-1": "its collect_all future lists no sources, so a wait on it runs no "
+        "queued task: probe 3's waiting tasks hold every worker"
+    },
+    "collect_all_values": {
+        "NEST-ANY-POOL-1": "probe 3 waits on the futures collect_all gives, values here"
+    },
+    "done_always_true": {
+        "NEST-ANY-POOL-1": "wait_all reads done(), always True, and gives values not yet set"
+    },
+    "compiled_forks_kwargs_by_position": {"SCRIPT-SAME-RESULT-1": _SCRIPTED_BY_KEYWORD},
+    "drops_kwargs": {"SCRIPT-SAME-RESULT-1": _SCRIPTED_BY_KEYWORD},
+    "fork_func_by_keyword": {
+        "SCRIPT-SAME-RESULT-1": "the probe forks with a keyword named func from scripted code"
+    },
+    "rejects_scripted_callables": {
+        "SCRIPT-SAME-RESULT-1": "the probe forks a scripted function from scripted code"
+    },
+    "forked_callbacks_wait_for_a_wait": {
+        "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a "
+        "wait, on the waiter's thread, which the callbacks' KeyboardInterrupt then reaches"
+    },
+    "matches_results_in_fork_order": {
+        "WAIT-SAME-OBJECT-1": "probe 5 waits on each of 20,000 forks as soon as it is made"
+    },
+    "raises_at_scripted_fork": {
+        "FUTURE-VALUE-NOT-DONE-1": "its scripted fork waits up to 0.2 s for each of probe "
+        "3's 64 held tasks: 12.8 s, past the mutants' 10 s deadline"
+    },
+    "wrong_future_type": {"FUTURE-ADD-DONE-CALLBACK-1": _NO_PROBED_METHODS},
+}
+_add_extras(_HUNT_EXTRAS)
+
 #: failures that depend on timing (mutant -> requirement -> why), measured to come and go
 #: between runs of the same mutant
 _MAYBE: dict[str, dict[str, str]] = {
