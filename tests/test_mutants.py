@@ -546,6 +546,12 @@ MUTANTS: dict[str, Mutant] = {
     ),
     "explorer_nested_use_resets": breaks("EXPLORER-USE-1"),
     "scripted_call_func_keyword": breaks("SCRIPT-SAME-RESULT-1"),
+    "sorts_keywords": breaks("KWARGS-PERMUTATIONS-1"),
+    "copies_keyword_arguments": breaks("DET-NO-COPY-1"),
+    "forked_then_raises_base_exceptions": breaks("FUTURE-THEN-ERROR-1"),
+    "forked_methods_wrap_failures": breaks("FUTURE-FORKED-METHODS-1"),
+    "set_result_overwrites_done_task": breaks("FUTURE-SET-ONCE-1"),
+    "nested_waits_annotate_message": breaks("ERR-WAIT-AGAIN-1"),
     "value_runs_queued_task": breaks(
         "FUTURE-VALUE-NOT-DONE-1",
         extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() before the task has begun"},

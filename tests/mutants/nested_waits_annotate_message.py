@@ -1,0 +1,29 @@
+"""A wait inside a task adds where it was waited to the failure's message, in place.
+
+To say which task a failure came through, a wait inside a task appends
+`` (waited in <task>)`` to the exception's first argument, on the exception
+object the future keeps: every later wait on that future raises a longer text.
+"""
+
+from typing import Any
+
+import reference_impl as ref
+from conformance.adapter import Adapter
+from reference_impl._errors import describe_callable
+from reference_impl._state import state
+from tests.mutants._base import mutant
+
+
+def wait(future: Any, /) -> Any:
+    try:
+        return ref.wait(future)
+    except BaseException as error:
+        current = state.current
+        if current is not None and error.args and isinstance(error.args[0], str):
+            where = describe_callable(current._func)
+            error.args = (f"{error.args[0]} (waited in {where})", *error.args[1:])  # mutation
+        raise
+
+
+def adapter() -> Adapter:
+    return mutant("nested-waits-annotate-message", wait=wait)
