@@ -552,6 +552,9 @@ MUTANTS: dict[str, Mutant] = {
     "forked_methods_wrap_failures": breaks("FUTURE-FORKED-METHODS-1"),
     "set_result_overwrites_done_task": breaks("FUTURE-SET-ONCE-1"),
     "nested_waits_annotate_message": breaks("ERR-WAIT-AGAIN-1"),
+    "trace_bakes_captured_tensors": breaks("TRACE-RERUN-1"),
+    "deep_waits_lose_context": breaks("CONTEXT-INHERITED-1"),
+    "explorer_stacks_nested_waits": breaks("EXPLORER-FINISHES-1"),
     "value_runs_queued_task": breaks(
         "FUTURE-VALUE-NOT-DONE-1",
         extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() before the task has begun"},

@@ -5,9 +5,9 @@ ends) the run's policy picks the runnable task that runs next, and the baton
 moves to the carrier of that task. Tasks run on *carriers*, stacks of the run
 (greenlets of the calling thread, see ``crew``): a task chosen while the
 running task waits on it, not yet started, runs inline on the waiter's
-carrier (the waiter could not run before it ends anyway); a task chosen
-otherwise starts on an idle carrier, or a new one. Which carrier runs a task
-never changes a choice.
+carrier (the waiter could not run before it ends anyway), up to
+``MAX_INLINE`` tasks high; a task chosen otherwise starts on an idle carrier,
+or a new one. Which carrier runs a task never changes a choice.
 
 If the run's own bookkeeping fails (a RecursionError at the stack's limit, an
 interrupt), the run stops: the carrier that failed hands control back to the
@@ -29,6 +29,12 @@ from reference_impl.schedules.crew import Carrier, Crew
 from reference_impl.schedules.events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
 from reference_impl.schedules.outside import OutsideWaits
 from reference_impl.schedules.policies import Policy, Task
+
+#: tasks one carrier runs inline, one above another: the next waited task starts on a
+#: carrier of its own instead (started shallow: see ``crew.Crew.spawner``), so that a chain
+#: of nested waits of any depth stays within the interpreter's recursion limit, as
+#: ``_core.MAX_NESTED`` keeps uncontrolled waits within it
+MAX_INLINE = 32
 
 
 class ScheduleStopped(RuntimeError):
@@ -215,8 +221,9 @@ class ControlledRun(OutsideWaits):
         self._events.append(chosen.id << 3 | RUN)
         self.current = chosen
         here = me.carrier
-        if chosen.carrier is None and me.waiting_on is chosen:
+        if chosen.carrier is None and me.waiting_on is chosen and me.height < MAX_INLINE:
             chosen.carrier, chosen.below = here, me  # run it here, above me
+            chosen.height = me.height + 1
             if self._run(chosen) is me:
                 return
         else:

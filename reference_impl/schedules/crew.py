@@ -55,7 +55,11 @@ class Carrier:
         if target is None or target is self:
             return
         local.context = target.context
-        target.glet.switch()
+        glet = target.glet
+        if not glet and not glet.dead:  # not started: start it shallow, from the spawner
+            crew.spawner.switch(target)
+        else:
+            glet.switch()
 
 
 class Crew:
@@ -72,6 +76,12 @@ class Crew:
         self.caller = Carrier(self, greenlet.getcurrent(), local.context)
         self.all: list[Carrier] = []
         self.idle: list[Carrier] = []  # their tasks all done, suspended until given another
+        # A greenlet starts with the recursion depth of the frame that first switches to
+        # it: carriers started from deep in a chain of waits would inherit that depth and
+        # reach the recursion limit with a short stack of their own. The spawner, started
+        # here on the caller's shallow stack, is the one that starts every carrier.
+        self.spawner = greenlet.greenlet(self._spawn, self.caller.glet)
+        self.spawner.switch()
 
     def take(self) -> Carrier:
         """An idle carrier, or a new one, to start a task on."""
@@ -82,6 +92,13 @@ class Crew:
         carrier.glet = greenlet.greenlet(functools.partial(self._body, carrier), parent)
         self.all.append(carrier)
         return carrier
+
+    def _spawn(self) -> None:
+        """Start each carrier it is given, at its own shallow depth; never returns."""
+        target: Carrier = self.caller.glet.switch()  # primed: back to __init__
+        while True:
+            # a carrier that wants a new one started switches here, with it
+            target = target.glet.switch()
 
     def _body(self, carrier: Carrier) -> None:
         try:
@@ -105,3 +122,4 @@ class Crew:
         self.all.clear()
         self.idle.clear()
         self.next = None
+        self.spawner.throw(greenlet.GreenletExit)  # it ends here, on its own thread

@@ -40,6 +40,7 @@ class Task:
         "carrier",
         "done",
         "future",
+        "height",
         "id",
         "runnable",
         "waiters",
@@ -57,6 +58,8 @@ class Task:
         self.carrier: Any = None
         #: the task beneath it on its carrier's stack, whose wait runs it inline
         self.below: Task | None = None
+        #: how many tasks lie beneath it on its carrier's stack
+        self.height = 0
 
 
 class Policy:

@@ -1,0 +1,17 @@
+"""The explorer runs every waited task inline, on its waiter's stack, however deep.
+
+A controlled run starts a waited task right above the task that waits on it,
+on the same stack, with no bound: a chain of nested waits a few hundred deep
+reaches the recursion limit, and the run stops with a RecursionError where the
+same call without a schedule gives its value.
+"""
+
+from conformance.adapter import Adapter
+from conformance.adapters.reference import adapter as reference_adapter
+from reference_impl.schedules import controlled
+from tests.mutants._base import mutant
+
+
+def adapter() -> Adapter:
+    controlled.MAX_INLINE = 10**9  # the mutation: no bound on a carrier's stack of tasks
+    return mutant("explorer-stacks-nested-waits", explorer=reference_adapter().explorer)
