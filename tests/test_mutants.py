@@ -555,6 +555,7 @@ MUTANTS: dict[str, Mutant] = {
     "trace_bakes_captured_tensors": breaks("TRACE-RERUN-1"),
     "deep_waits_lose_context": breaks("CONTEXT-INHERITED-1"),
     "explorer_stacks_nested_waits": breaks("EXPLORER-FINISHES-1"),
+    "scripted_flag_process_wide": breaks("ASYNC-CONCURRENT-1"),
     "value_runs_queued_task": breaks(
         "FUTURE-VALUE-NOT-DONE-1",
         extras={"FUTURE-FORKED-METHODS-1": "its probe reads value() before the task has begun"},
