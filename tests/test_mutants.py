@@ -536,7 +536,6 @@ MUTANTS: dict[str, Mutant] = {
     "wait_all_blocks_without_helping": breaks("NEST-ANY-POOL-1", slow=True),
     "collect_all_blocks_without_helping": breaks("NEST-ANY-POOL-1", slow=True),
     "forked_callbacks_before_waking": breaks("FUTURE-ADD-DONE-CALLBACK-1", slow=True),
-    "claims_by_state": breaks("WAIT-SAME-OBJECT-1"),
     "explorer_keeps_schedule_after_error": breaks(
         "EXPLORER-USE-1",
         extras={
@@ -851,10 +850,6 @@ _add_extras(_HUNT_EXTRAS_LATER)
 #: failures that depend on timing (mutant -> requirement -> why), measured to come and go
 #: between runs of the same mutant
 _MAYBE: dict[str, dict[str, str]] = {
-    "claims_by_state": {
-        "NEST-LEVELS-1": "its probe's chain of 1,000 nested forks gives the unlocked claim "
-        "a thousand races, any of which may run a task twice"
-    },
     "wedges_in_c": {
         "ERR-WAIT-AGAIN-1": "Python threads wait on a future that scripted code returned: "
         "they hang only if its task calls Python while one of them waits",
