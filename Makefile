@@ -83,7 +83,7 @@ test: $(STAMP)
 ## the mutant suite on the whole spec: each mutant fails exactly its requirements
 ## (make test runs each on the requirements it must fail); CI runs both
 teeth: $(STAMP)
-	FORKWAIT_MUTANTS=whole-spec $(BIN)/pytest -n 0 tests/test_mutants.py
+	FORKWAIT_MUTANTS=whole-spec $(BIN)/pytest -n 0 tests/mutants/test_mutants.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -108,7 +108,7 @@ docs-tools:
 	  echo "install it with: sudo apt-get install graphviz   (or, as root: make system-packages)" >&2; \
 	  exit 1; }
 
-## the browser test (tests/test_html_in_browser.py): Playwright in .venv (pip, the `browser`
+## the browser test (tests/spec/test_html_in_browser.py): Playwright in .venv (pip, the `browser`
 ## extra) driving Debian's /usr/bin/chromium; Playwright never downloads a browser of its own
 BROWSER_STAMP := $(VENV)/.browser-stamp
 $(BROWSER_STAMP): $(STAMP)

@@ -152,7 +152,7 @@ class ConformanceMatrixDirective(SphinxDirective):
         for row in matrix_outcomes(reports):
             link, messages = self.state.inline_text(f":req:`{row.id}`", self.lineno)
             # profile and level under the ID, not in columns of their own: so five engines
-            # fit the page's column beside it (tests/test_html_in_browser.py looks)
+            # fit the page's column beside it (tests/spec/test_html_in_browser.py looks)
             about = nodes.inline("", f"{row.profile} · {row.level}", classes=["forkwait-kind"])
             cells = [entry([*link, *messages, about])]
             for report, cell in zip(reports, row.cells, strict=True):

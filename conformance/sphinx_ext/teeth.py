@@ -5,8 +5,8 @@ One row per requirement: its level, how many examples and probes it has
 mutants that fail it - the wrong implementations of ``tests/mutants/`` that
 the suite must catch, a mutant meant to break the rule in bold. The mutants
 come from a JSON record beside the spec (``docs/_teeth/mutants.json``,
-written by ``python -m tests.record_mutants`` from the mutant suite's own
-catalogue, and checked current by ``tests/test_teeth_page.py``), so the
+written by ``python -m tests.mutants.record`` from the mutant suite's own
+catalogue, and checked current by ``tests/spec/test_teeth_page.py``), so the
 installed spec renders the page without the project's tests.
 """
 

@@ -1,0 +1,30 @@
+"""Write docs/_teeth/mutants.json: the mutant suite's catalogue, as the spec's coverage
+page shows it (``python -m tests.mutants.record``; tests/spec/test_teeth_page.py checks it
+is current)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.mutants.test_mutants import MUTANTS, describe
+from tests.paths import DOCS
+
+RECORD = DOCS / "_teeth" / "mutants.json"
+
+
+def record() -> str:
+    """The record's text: every mutant, what it gets wrong, what it breaks and fails besides."""
+    mutants = {
+        name: {
+            "about": describe(name),
+            "breaks": sorted(mutant.breaks),
+            "extras": sorted(mutant.extras),
+        }
+        for name, mutant in sorted(MUTANTS.items())
+    }
+    return json.dumps({"format": 1, "mutants": mutants}, indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    RECORD.write_text(record(), encoding="utf-8")
+    print(f"wrote {RECORD} ({len(MUTANTS)} mutants)")

@@ -1,0 +1,97 @@
+"""The recorded results behind the docs' matrix stay true to the spec and the xfails files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import conformance.adapters
+from conformance.adapters import dask as dask_adapter
+from conformance.adapters import ray as ray_adapter
+from conformance.adapters import threads as threads_adapter
+from conformance.adapters import torch_jit as torch_adapter
+from conformance.catalog.expectations import load_entries, load_xfails
+from conformance.catalog.files import spec_dir
+from conformance.catalog.requirements import requirements_in
+from conformance.reports.json_report import RunReport, read_report
+from tests.paths import RESULTS
+
+REGENERATE = "re-record them with `make matrix`"
+#: every implementation `make matrix` records
+ENGINES = ["reference", "torch", "dask", "threads", "ray", "gevent"]
+#: the gevent adapter's files, by path: importing its module would monkey-patch this process
+GEVENT_FILES = Path(conformance.adapters.__file__).parent
+#: the third-party engines, with the expected-failures and skips files of their adapters
+#: (dask's in-process cluster: the remote files apply to another cluster only)
+DECLARED = {
+    "torch": (torch_adapter.XFAILS_FILE, torch_adapter.SKIPS_FILE),
+    "dask": (dask_adapter.XFAILS_FILE, dask_adapter.SKIPS_FILE),
+    "threads": (threads_adapter.XFAILS_FILE, threads_adapter.SKIPS_FILE),
+    "ray": (ray_adapter.XFAILS_FILE, ray_adapter.SKIPS_FILE),
+    "gevent": (GEVENT_FILES / "gevent_xfails.toml", GEVENT_FILES / "gevent_skips.toml"),
+}
+
+
+def recorded(name: str) -> RunReport:
+    return read_report(RESULTS / f"{name}.json")
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_recorded_results_cover_exactly_the_spec(name: str) -> None:
+    ids = [record.id for record in recorded(name).requirements]
+    assert ids == list(requirements_in(spec_dir())), f"docs/_results/{name}.json is stale: " + (
+        REGENERATE
+    )
+
+
+def test_the_reference_passes_every_requirement() -> None:
+    outcomes = {r.id: r.outcome for r in recorded("reference").requirements}
+    assert {o for o in outcomes.values()} == {"passed"}, outcomes
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_recorded_runs_were_complete_and_read_a_clean_spec(name: str) -> None:
+    report = recorded(name)
+    assert report.complete, REGENERATE
+    assert not report.interrupted, REGENERATE
+    assert report.spec_warnings == "", REGENERATE
+
+
+def skipped_examples(report: RunReport) -> set[tuple[str, int]]:
+    """(requirement, example) of every example a report says was skipped, not for its profile."""
+    return {
+        (r.id, e.example)
+        for r in report.requirements
+        if r.profile in report.profiles
+        for e in r.results
+        if e.outcome == "skipped"
+    }
+
+
+def declared_skips(path: Path, report: RunReport) -> set[tuple[str, int]]:
+    """(requirement, example) of every example a skips file names, for the recorded run."""
+    counts = {r.id: max((e.example for e in r.results), default=0) for r in report.requirements}
+    return {
+        (req_id, example)
+        for req_id, entry in load_entries(path, "skips").items()
+        for example in range(1, counts.get(req_id, 0) + 1)
+        if entry.covers(example)
+    }
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_an_engine_fails_exactly_its_declared_requirements(name: str) -> None:
+    xfails, skips = DECLARED[name]
+    report = recorded(name)
+    failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
+    assert failing == set(load_xfails(xfails)), REGENERATE
+    assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
+    assert skipped_examples(report) == declared_skips(skips, report), REGENERATE
+    unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}
+    assert unclaimed <= {"skipped"}, REGENERATE
+
+
+@pytest.mark.parametrize("name", ["threads", "ray", "gevent"])
+def test_an_engine_claims_at_least_core(name: str) -> None:
+    assert "core" in recorded(name).profiles

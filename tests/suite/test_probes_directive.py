@@ -1,0 +1,118 @@
+"""``.. probes::``: a requirement's probes run as its examples do, numbered after them,
+in a group of their own, reported as probes, left out by ``--quick``, folded in HTML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.running import run_spec
+from tests.sphinx_app import build
+
+pytest_plugins = ["pytester"]
+
+RULE = (
+    "One\n===\n\n.. requirement:: ONE-1\n   :profile: core\n   :level: MUST\n\n"
+    "   It MUST print what it is given.\n\n"
+    ".. testcode::\n\n   shared = 'example'\n   print(1)\n\n.. testoutput::\n\n   1\n\n"
+)
+PROBES = (
+    ".. probes:: ONE-1\n\n   Every value, not only one.\n\n"
+    "   .. testcode::\n\n      probed = []\n      print('shared' in globals())\n\n"
+    "   .. testoutput::\n\n      False\n\n"
+    "   .. testcode::\n\n      probed.append(2)\n      print(probed, {out})\n\n"
+    "   .. testoutput::\n\n      [2] 2\n"
+)
+
+
+def _write(path: Path, out: str = "2") -> None:
+    (path / "one.rst").write_text(RULE + PROBES.format(out=out))
+
+
+def test_probes_run_after_the_examples_in_a_namespace_of_their_own(
+    pytester: pytest.Pytester,
+) -> None:
+    _write(pytester.path)
+    result = run_spec(pytester, "-v", "--report", "r.json")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*one.rst::ONE-1[[]1[]] PASSED*", "*one.rst::ONE-1[[]3[]] PASSED*"]
+    )
+    result.stdout.fnmatch_lines(["examples: 3/3 passed", "  of which probes: 2/2 passed"])
+    data = json.loads((pytester.path / "r.json").read_text())
+    assert data["verdict"]["probes"]["passed"] == data["verdict"]["probes"]["total"] == 2
+    (record,) = data["requirements"]
+    assert [(r["example"], r["probe"], r["group"]) for r in record["results"]] == [
+        (1, False, "default"),
+        (2, True, "probe:ONE-1"),
+        (3, True, "probe:ONE-1"),
+    ]
+
+
+def test_a_failed_probe_fails_its_requirement_and_says_it_is_a_probe(
+    pytester: pytest.Pytester,
+) -> None:
+    _write(pytester.path, out="3")
+    result = run_spec(pytester)
+    assert result.ret == 1, result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*ONE-1 (MUST, profile core), probe 3:*", "*Expected:*", "*[[]2[]] 2*"]
+    )
+
+
+def test_quick_runs_the_examples_only_and_never_replays_a_probe(
+    pytester: pytest.Pytester,
+) -> None:
+    _write(pytester.path, out="3")  # the failing probe would fail the run if it ran
+    result = run_spec(pytester, "--quick", "-v")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*one.rst::ONE-1[[]1[]] PASSED*"])
+    assert "ONE-1[2]" not in result.stdout.str()
+    # without its probes a rule is not fully checked: the verdict says it judged a selection
+    result.stdout.fnmatch_lines(["verdict: reference passes every MUST that ran (a selection*"])
+    assert "probes:" not in result.stdout.str()
+
+
+def test_an_expected_failure_names_a_probe_by_its_number(pytester: pytest.Pytester) -> None:
+    _write(pytester.path, out="3")
+    (pytester.path / "x.toml").write_text('["ONE-1"]\nreason = "measured"\nexamples = [3]\n')
+    result = run_spec(pytester, "--xfails-file", "x.toml", "-v")
+    # a declared MUST failure is still a MUST failure: the verdict says so
+    result.stdout.fnmatch_lines(["*one.rst::ONE-1[[]3[]] XFAIL*", "*1 MUST expected to fail*"])
+    assert "one.rst::ONE-1[2] PASSED" in result.stdout.str()
+
+
+def test_probes_after_another_requirement_are_refused(pytester: pytest.Pytester) -> None:
+    (pytester.path / "one.rst").write_text(
+        RULE + PROBES.format(out="2").replace("ONE-1", "TWO-1", 1)
+    )
+    result = run_spec(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "probes of TWO-1 follow requirement ONE-1" in result.stderr.str()
+
+
+def test_a_probe_block_naming_a_group_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements']\n"
+    )
+    grouped = PROBES.format(out="2").replace(
+        ".. testcode::\n\n      probed = []", ".. testcode:: mine\n\n      probed = []"
+    )
+    (tmp_path / "index.rst").write_text(RULE + grouped)
+    _, warnings = build(tmp_path, tmp_path / "out", tmp_path / "dt", "html")
+    assert "a testcode block names the group(s) mine" in warnings
+
+
+def test_probes_are_folded_under_their_rule_in_html(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements']\n"
+    )
+    (tmp_path / "index.rst").write_text(RULE + PROBES.format(out="2"))
+    _, warnings = build(tmp_path, tmp_path / "out", tmp_path / "dt", "html")
+    assert warnings == ""
+    html = (tmp_path / "out" / "index.html").read_text()
+    folded = html.partition('<details class="forkwait-probes">')[2]
+    assert folded.startswith("<summary>How this rule is probed (2 probes)</summary>")
+    assert "Every value, not only one." in folded.partition("</details>")[0]

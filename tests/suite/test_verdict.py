@@ -1,0 +1,125 @@
+"""The verdict: per claimed profile and level, and whether the run fails (verdict.py).
+
+Built from report records, as a report read back would give them; the terminal
+and JSON sides are checked end to end in tests/suite/test_harness.py.
+"""
+
+from __future__ import annotations
+
+from conformance.reports.json_report import ExampleRecord, RequirementRecord
+from conformance.reports.verdict import Tally, judge
+from conformance.run.failure_kinds import timeout_text
+
+
+def requirement(req_id: str, profile: str, level: str, *outcomes: str) -> RequirementRecord:
+    """A requirement whose examples ended with ``outcomes`` (its own: the worst)."""
+    order = ["not-run", "skipped", "passed", "xfailed", "xpassed", "failed"]
+    examples = tuple(
+        ExampleRecord(n, "default", "", o, "output" if o == "failed" else "", "", f"x::{n}")
+        for n, o in enumerate(outcomes, 1)
+    )
+    worst = max(outcomes, key=order.index, default="not-run")
+    return RequirementRecord(req_id, profile, level, worst, 0.0, len(outcomes), "", examples)
+
+
+SPEC = (
+    requirement("A-1", "core", "MUST", "passed", "passed"),
+    requirement("A-2", "core", "MUST", "passed"),
+    requirement("A-3", "core", "SHOULD", "passed"),
+    requirement("B-1", "async", "MUST", "passed"),
+    requirement("T-1", "trace", "MUST", "skipped"),
+)
+
+
+def test_a_clean_run_conforms_with_one_line_per_level_and_profile() -> None:
+    verdict = judge("impl", ["async", "core"], SPEC, partial=False, strict=False)
+    assert verdict.passed
+    assert verdict.headline() == "impl conforms: core 2/2 MUST, async 1/1 MUST"
+    assert verdict.level_lines() == ["MUST: 3/3 passed", "SHOULD: 1/1 passed", "MAY: 0/0 passed"]
+    lines = verdict.lines()
+    assert lines[0] == "verdict: impl conforms: core 2/2 MUST, async 1/1 MUST"
+    assert " ".join(lines[1].split()) == "core conforms MUST 2/2 passed; SHOULD 1/1 passed"
+    # examples counted as pytest counts them; the unclaimed profile is not judged
+    assert lines[-1] == "examples: 5/6 passed, 1 skipped"
+    assert [p.profile for p in verdict.profiles] == ["core", "async"]
+
+
+def test_a_failed_should_fails_the_run_only_when_strict() -> None:
+    spec = (*SPEC[:2], requirement("A-3", "core", "SHOULD", "passed", "failed"))
+    lenient = judge("impl", ["core"], spec, partial=False, strict=False)
+    assert lenient.passed
+    assert lenient.profiles[0].status == "conforms"  # conformance is about MUSTs
+    assert lenient.level_lines()[1] == (
+        "SHOULD: 0/1 passed, 1 failed (a failed SHOULD or MAY fails the run only with --strict)"
+    )
+    strict = judge("impl", ["core"], spec, partial=False, strict=True)
+    assert strict.failing == ("failed SHOULD or MAY requirements (--strict): A-3",)
+    assert strict.level_lines()[1] == "SHOULD: 0/1 passed, 1 failed"
+
+
+def test_declared_failures_pass_the_run_but_do_not_conform() -> None:
+    spec = (requirement("A-1", "core", "MUST", "xfailed"), SPEC[1])
+    verdict = judge("impl", ["core"], spec, partial=False, strict=False)
+    assert verdict.passed
+    assert verdict.headline() == (
+        "impl does not conform (as declared: 1 MUST expected to fail): core 1/2 MUST"
+    )
+    assert verdict.level_lines()[0] == "MUST: 1/2 passed, 1 xfailed"
+
+
+def test_failures_unexpected_passes_and_missing_examples_fail_the_run() -> None:
+    spec = (
+        requirement("A-1", "core", "MUST", "failed"),
+        requirement("A-2", "core", "MUST", "xpassed"),
+        requirement("A-3", "core", "MUST"),
+    )
+    verdict = judge("impl", ["core"], spec, partial=False, strict=False)
+    assert not verdict.passed
+    assert [reason.partition(":")[0] for reason in verdict.failing] == [
+        "failed MUST requirements",
+        "expected to fail but passed (remove them from the expected failures)",
+        "requirements with no example collected (check their examples' directives)",
+    ]
+
+
+def test_a_narrowed_run_judges_only_what_ran() -> None:
+    spec = (SPEC[0], requirement("A-2", "core", "MUST"), requirement("B-1", "async", "MUST"))
+    verdict = judge("impl", ["core", "async"], spec, partial=True, strict=False)
+    assert verdict.passed  # what did not run is no failure of a selection
+    assert [p.profile for p in verdict.profiles] == ["core"]
+    assert verdict.profiles[0].status == "not fully checked"
+    assert verdict.level_lines()[0] == "MUST: 1/1 passed"
+    assert verdict.headline().startswith("impl passes every MUST that ran")
+
+
+def test_the_json_verdict_carries_the_terminal_lines() -> None:
+    verdict = judge("impl", ["core"], SPEC, partial=False, strict=False)
+    data = verdict.to_json()
+    assert data["lines"] == verdict.level_lines()
+    assert data["levels"]["MUST"] == Tally({"passed": 2}).to_json()
+    assert data["profiles"]["core"]["status"] == "conforms"
+
+
+TIMEOUT = """\
+testcode at wait.rst, line 130 was stopped by Failed:
+  130 | wait_forever()
+
+Traceback (most recent call last):
+  File "wait.rst", line 130, in <module>
+    wait_forever()
+  File "/venv/lib/python3.11/site-packages/pytest_timeout.py", line 317, in handler
+    timeout_sigalrm(item, settings)
+  File "/venv/lib/python3.11/site-packages/_pytest/outcomes.py", line 162, in __call__
+    raise Failed(msg=reason, pytrace=pytrace)
+Failed: Timeout (>30.0s) from pytest-timeout."""
+
+
+def test_a_timeout_says_timed_out_after_n_seconds_where_it_was() -> None:
+    assert timeout_text(TIMEOUT) == (
+        "testcode at wait.rst, line 130 timed out after 30 s (--example-timeout); it was at:\n"
+        "  130 | wait_forever()\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "wait.rst", line 130, in <module>\n'
+        "    wait_forever()\n"
+        "timed out after 30 s"
+    )
