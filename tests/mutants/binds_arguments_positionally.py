@@ -13,6 +13,18 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-CALLS-1",
+    "KWARGS-PERMUTATIONS-1",
+    "KWARGS-DEFAULTS-1",
+    "FORK-NO-ARGS-1",
+    "FORK-CALLABLES-1",
+    extras={
+        "TRACE-KWARGS-1": "the probe forks a function with keyword-only parameters",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -12,6 +12,16 @@ from typing import Any
 import reference_impl._core as core
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-LEVELS-1",
+    "NEST-ANY-POOL-1",
+    extras={
+        "ERR-NESTED-1": "its probes nest 1,000 levels, past where waits block",
+    },
+    slow=True,
+)
 
 
 def _nowhere(self: Any) -> None:

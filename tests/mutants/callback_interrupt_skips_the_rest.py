@@ -11,6 +11,9 @@ from conformance.adapter import Adapter
 from reference_impl import _callbacks
 from reference_impl._core import _DONE
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-ADD-DONE-CALLBACK-1")
 
 T = TypeVar("T")
 

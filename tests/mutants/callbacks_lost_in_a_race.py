@@ -12,6 +12,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl import _callbacks
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1")
 
 T = TypeVar("T")
 

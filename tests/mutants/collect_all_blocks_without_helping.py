@@ -11,6 +11,12 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-ANY-POOL-1",
+    slow=True,
+)
 
 
 def collect_all(futures: list[Any], /) -> Any:

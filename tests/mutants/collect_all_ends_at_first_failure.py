@@ -12,6 +12,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-COLLECT-ALL-FAIL-1",
+    extras={
+        "NEST-ANY-POOL-1": "its collect_all future lists no sources, so a wait on it runs no "
+        "queued task: probe 3's waiting tasks hold every worker",
+    },
+)
 
 
 def collect_all(futures: list[Any], /) -> Any:

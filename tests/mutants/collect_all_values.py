@@ -5,6 +5,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-COLLECT-ALL-1",
+    extras={
+        "FUTURE-COLLECT-CREATED-1": "the example waits on the futures collect_all gives",
+        "NEST-ANY-POOL-1": "probe 3 waits on the futures collect_all gives, values here",
+    },
+)
 
 
 def _values(combined: Any) -> list[Any]:

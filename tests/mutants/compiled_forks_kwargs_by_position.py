@@ -10,7 +10,17 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "MODULE-FORK-1",
+    "FORK-SCRIPTED-1",
+    extras={
+        "SCRIPT-SAME-RESULT-1": reasons.SCRIPTED_BY_KEYWORD,
+    },
+)
 
 
 def _compiled(func: Any) -> bool:

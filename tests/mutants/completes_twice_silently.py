@@ -5,6 +5,9 @@ from typing import Any, TypeVar
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-SET-ONCE-1")
 
 T = TypeVar("T")
 

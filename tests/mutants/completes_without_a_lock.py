@@ -10,6 +10,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._core import _DONE
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-SET-ONCE-1")
 
 T = TypeVar("T")
 

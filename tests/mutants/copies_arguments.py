@@ -6,6 +6,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "DET-NO-COPY-1",
+    extras={
+        "FUTURE-ANNOTATIONS-1": "the probe gives a task futures, which cannot be copied (a future"
+        " holds a Context)",
+    },
+)
 
 
 def _copied(value: Any) -> Any:

@@ -5,6 +5,14 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-SAME-OBJECT-1",
+    extras={
+        "FUTURE-CREATE-1": "the example checks that fw.wait gives the very result set",
+    },
+)
 
 
 def wait(future: Any) -> Any:

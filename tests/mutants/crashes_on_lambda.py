@@ -5,7 +5,18 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-CALLABLES-1",
+    extras={
+        "SCRIPT-DYNAMIC-1": reasons.LAMBDA,
+        "SCRIPT-IGNORE-1": reasons.LAMBDA,
+    },
+    slow=True,
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

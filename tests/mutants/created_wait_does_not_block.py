@@ -4,7 +4,18 @@ from typing import Any, TypeVar
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-WAKES-WAITERS-1",
+    extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": "its probe has a thread blocked on the future",
+        "FUTURE-CREATE-1": reasons.MANY_WAITERS,
+        "FUTURE-SET-EXCEPTION-1": reasons.MANY_WAITERS,
+    },
+)
 
 T = TypeVar("T")
 

@@ -9,6 +9,13 @@ from typing import Any
 from conformance.adapter import Adapter
 from reference_impl import _core
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-SELF-1",
+    slow=True,
+    strict=True,
+)
 
 _STEPS = 8
 

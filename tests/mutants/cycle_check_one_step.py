@@ -5,6 +5,13 @@ from typing import Any
 from conformance.adapter import Adapter
 from reference_impl import _core
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-SELF-1",
+    slow=True,
+    strict=True,
+)
 
 
 def _reaches_one_step(self: Any, target: Any) -> bool:

@@ -17,7 +17,28 @@ from typing import Any, Generic, TypeVar
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-LEVELS-1",
+    "NEST-ANY-POOL-1",
+    extras={
+        "CONTEXT-INHERITED-1": "its probe 3 is a chain of 60 nested waits in scripted code",
+        "DET-HAPPENS-BEFORE-1": reasons.MORE_WAITERS,
+        "DET-PURE-1": reasons.MORE_WAITERS,
+        "ERR-NESTED-1": "1,000 nested waits, deeper than the pool",
+        "LIFECYCLE-EXIT-1": "its pools are daemon threads (so that a deadlock cannot keep the "
+        "suite from ending): at exit their tasks are abandoned",
+        "MODULE-ENSEMBLE-1": reasons.MORE_WAITERS,
+        "MODULE-METHOD-1": reasons.MORE_WAITERS,
+        "SCRIPT-DYNAMIC-1": "fib(12) nests forks that wait, deeper than the pool",
+        "SCRIPT-SAME-RESULT-1": reasons.MORE_WAITERS,
+        "WAIT-SELF-1": "its wait blocks without looking for a cycle",
+    },
+    slow=True,
+)
 
 T = TypeVar("T")
 _local = threading.local()

@@ -14,6 +14,9 @@ from typing import Any
 import reference_impl._core as core
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("CONTEXT-INHERITED-1")
 
 _run_elsewhere = core.Core.run_elsewhere
 

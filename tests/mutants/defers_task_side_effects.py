@@ -7,7 +7,22 @@ from typing import Any
 
 from conformance.adapter import Adapter
 from reference_impl._state import state
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "DET-HAPPENS-BEFORE-1",
+    extras={
+        "CONTEXT-CALLS-1": reasons.DEFERRED_HELPERS,
+        "CONTEXT-INHERITED-1": "the task's helper that sets the variable returns nothing: the "
+        "setting lands after the child task has read it",
+        "CONTEXT-ISOLATED-1": reasons.DEFERRED_HELPERS,
+        "CONTEXT-SNAPSHOT-1": reasons.DEFERRED_HELPERS,
+        "ERR-SCRIPT-AT-WAIT-1": reasons.DEFERRED_HELPERS,
+        "LIFECYCLE-EXIT-1": reasons.DEFERRED_HELPERS,
+    },
+)
 
 DELAY = 0.2
 

@@ -4,7 +4,18 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-DONE-1",
+    extras={
+        "FUTURE-FORKED-METHODS-1": reasons.LOOKS_DONE,
+        "FUTURE-WAIT-ALL-1": reasons.LOOKS_DONE,
+        "NEST-ANY-POOL-1": "wait_all reads done(), always True, and gives values not yet set",
+    },
+)
 
 
 class AlwaysDone(ref.Future[Any]):

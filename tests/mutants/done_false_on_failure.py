@@ -5,6 +5,20 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-DONE-FAILED-1",
+    extras={
+        "FUTURE-COLLECT-ALL-FAIL-1": "the probe polls done() of futures that failed, which say no",
+    },
+    maybe={
+        "FUTURE-WAIT-ALL-FIRST-1": "the probe's settle loop polls done() of a failed future until"
+        " its patience runs out, which may or may not pass the "
+        "deadline",
+    },
+    slow=True,
+)
 
 
 class ValueDone(ref.Future[Any]):

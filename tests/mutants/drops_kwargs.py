@@ -4,7 +4,26 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-CALLS-1",
+    "KWARGS-PERMUTATIONS-1",
+    "KWARGS-DEFAULTS-1",
+    extras={
+        "DET-NO-COPY-1": "its probe passes the lists by keyword",
+        "DET-PURE-1": "the generated programs pass keyword arguments",
+        "FORK-CALLABLES-1": reasons.KWARGS,
+        "FORK-SCRIPTED-1": reasons.KWARGS,
+        "KWARGS-UNKNOWN-1": "the unknown keyword is dropped before it can raise TypeError",
+        "MODULE-FORK-1": reasons.KWARGS,
+        "SCRIPT-SAME-RESULT-1": reasons.SCRIPTED_BY_KEYWORD,
+        "TRACE-FORK-WAIT-1": reasons.KWARGS,
+        "TRACE-KWARGS-1": reasons.KWARGS,
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

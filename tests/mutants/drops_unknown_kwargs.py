@@ -6,6 +6,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("KWARGS-UNKNOWN-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

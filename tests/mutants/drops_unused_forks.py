@@ -13,7 +13,16 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-UNWAITED-RUNS-1",
+    extras={
+        "LIFECYCLE-EXIT-1": reasons.UNWAITED_CHILDREN,
+    },
+)
 
 
 class _DropBareForks(ast.NodeTransformer):

@@ -7,6 +7,9 @@ from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
 from reference_impl.schedules.controlled import ControlledRun
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("EXPLORER-FINISHES-1")
 
 
 def _return_at_once(run: ControlledRun) -> None:

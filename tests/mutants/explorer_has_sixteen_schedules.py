@@ -3,6 +3,14 @@
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "EXPLORER-NAMES-1",
+    extras={
+        "DET-SCHEDULE-REPLAY-1": "its probe asks for 64 names and gets 16",
+    },
+)
 
 
 def schedules(count: int) -> list[str]:

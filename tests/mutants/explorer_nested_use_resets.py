@@ -12,6 +12,9 @@ from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule
 from reference_impl.schedules import explorer as _explorer
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("EXPLORER-USE-1")
 
 
 @contextmanager

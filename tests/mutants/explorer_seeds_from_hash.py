@@ -11,6 +11,9 @@ from contextlib import contextmanager
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule, use_schedule
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("DET-SCHEDULE-REPLAY-1")
 
 
 @contextmanager

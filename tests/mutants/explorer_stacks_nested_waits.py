@@ -10,6 +10,9 @@ from conformance.adapter import Adapter
 from conformance.adapters.reference import adapter as reference_adapter
 from reference_impl.schedules import controlled
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("EXPLORER-FINISHES-1")
 
 
 def adapter() -> Adapter:

@@ -5,7 +5,18 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._graphs import flatten_nested
+
+CONTRACT = contract(
+    "TRACE-NESTED-1",
+    extras={
+        "TRACE-FORK-WAIT-1": "its probe waits, inside a forked body, on that body's own fork",
+        "TRACE-FORKS-SCRIPTED-1": "the probe's scripted function forks a task of its own",
+        "TRACE-GRAPH-NODES-1": "its probe lists the fork and wait of a forked body's subgraph",
+        "TRACE-UNWAITED-1": "its probe forks a task never waited inside a forked body",
+    },
+)
 
 
 def graph_nodes(traced: Any) -> list[Any]:

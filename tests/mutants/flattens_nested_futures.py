@@ -5,6 +5,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-RETURNED-1",
+    extras={
+        "FORK-RETURNS-FUTURE-1": "the probe's task returns a future",
+        "FUTURE-CREATE-1": "its probe sets another future as a value",
+    },
+)
 
 
 def wait(future: Any) -> Any:

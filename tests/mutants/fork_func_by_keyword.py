@@ -10,6 +10,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-CALLS-1",
+    "KWARGS-PERMUTATIONS-1",
+    extras={
+        "SCRIPT-SAME-RESULT-1": "the probe forks with a keyword named func from scripted code",
+    },
+)
 
 
 def fork(func: Any, *args: Any, **kwargs: Any) -> Any:  # the mutation: no "/"

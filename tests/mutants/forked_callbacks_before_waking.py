@@ -15,7 +15,13 @@ from reference_impl._core import _DONE, _NO_KWARGS, _RUNNING
 from reference_impl._errors import UnretrievedGuard, describe_callable
 from reference_impl._state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract(
+    "FUTURE-ADD-DONE-CALLBACK-1",
+    slow=True,
+)
 
 
 class CallbacksFirst(ref.Future[Any]):

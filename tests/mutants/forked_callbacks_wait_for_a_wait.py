@@ -8,6 +8,16 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-FORKED-METHODS-1",
+    extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a wait, on"
+        " the waiter's thread, which the callbacks' "
+        "KeyboardInterrupt then reaches",
+    },
+)
 
 #: forked future -> callbacks added while it ran, run by the next wait (the mutation)
 _deferred: "weakref.WeakKeyDictionary[Any, list[Any]]" = weakref.WeakKeyDictionary()

@@ -10,7 +10,10 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract("FUTURE-FORKED-METHODS-1")
 
 
 class Wraps(ref.Future[Any]):

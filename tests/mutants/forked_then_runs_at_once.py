@@ -5,6 +5,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-FORKED-METHODS-1",
+    extras={
+        "FUTURE-CALLBACK-ORDER-1": "its probe adds then callbacks to a forked future",
+        "FUTURE-THEN-ERROR-1": "its probe calls then on futures fork returned",
+    },
+)
 
 
 class Eager(ref.Future[Any]):

@@ -10,7 +10,24 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import local, state
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-AT-WAIT-1",
+    "ERR-SCRIPT-AT-WAIT-1",
+    extras={
+        "ASYNC-CONCURRENT-1": "the probe's tasks fork subtasks that must run beside them",
+        "ASYNC-RETURNS-EARLY-1": "the probe's tasks fork subtasks that must not end first",
+        "CONTEXT-CALLS-1": reasons.TASK_FORKS_IN_ITS_CONTEXT,
+        "CONTEXT-ISOLATED-1": reasons.TASK_FORKS_IN_ITS_CONTEXT,
+        "DET-PURE-1": reasons.FAILS_AT_FORK,
+        "NEST-ANY-POOL-1": reasons.ON_THE_STACK,
+        "NEST-LEVELS-1": reasons.ON_THE_STACK,
+        "NEST-UNWAITED-1": "a task's failing fork it never waits on raises at the fork",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

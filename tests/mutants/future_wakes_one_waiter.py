@@ -5,7 +5,18 @@ from typing import Any, TypeVar
 import reference_impl as ref
 import reference_impl._core as core
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-WAKES-WAITERS-1",
+    extras={
+        "FUTURE-CREATE-1": reasons.MANY_WAITERS,
+        "FUTURE-SET-EXCEPTION-1": reasons.MANY_WAITERS,
+    },
+    slow=True,
+)
 
 T = TypeVar("T")
 

@@ -6,6 +6,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing.graph import Graph
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-FORK-WAIT-1")
 
 
 class QuietGraph(Graph):

@@ -5,7 +5,23 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-NESTED-1",
+    extras={
+        "DET-PURE-1": "a generated program's failure travels up a task",
+        "ERR-AT-WAIT-1": reasons.SUBTASK_FAILURES,
+        "ERR-CHAIN-KEPT-1": reasons.SUBTASK_FAILURES,
+        "ERR-SCRIPT-AT-WAIT-1": reasons.SUBTASK_FAILURES,
+        "ERR-TYPE-KEPT-1": reasons.SUBTASK_FAILURES,
+        "ERR-WAIT-AGAIN-1": reasons.SUBTASK_FAILURES,
+        "KWARGS-UNKNOWN-1": "the probe's task forks with an unknown keyword and waits",
+        "WAIT-NOT-A-FUTURE-1": reasons.TASK_WAITS_ON_NON_FUTURE,
+    },
+)
 
 
 class SubtaskFailed(RuntimeError):

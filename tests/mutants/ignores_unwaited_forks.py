@@ -5,7 +5,10 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._graphs import drop_unwaited
+
+CONTRACT = contract("TRACE-UNWAITED-1")
 
 
 def graph_nodes(traced: Any) -> list[Any]:

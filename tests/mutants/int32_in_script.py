@@ -6,6 +6,14 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "SCRIPT-SAME-RESULT-1",
+    extras={
+        "FORK-BUILTINS-1": "the probe forks abs on 2**40 in scripted code",
+    },
+)
 
 
 def wait(future: Any) -> Any:

@@ -8,7 +8,23 @@ import threading
 from typing import Any, Generic, TypeVar
 
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ASYNC-STARTS-1",
+    extras={
+        "ASYNC-CONCURRENT-1": "tasks start one at a time, each when waited",
+        "FUTURE-DONE-1": "the probe waits for held tasks to start, which a lazy fork never does",
+        "LIFECYCLE-EXIT-1": reasons.UNWAITED_NEVER_STARTS,
+        "NEST-ANY-POOL-1": reasons.ON_THE_STACK,
+        "NEST-LEVELS-1": reasons.ON_THE_STACK,
+        "NEST-UNWAITED-RUNS-1": reasons.UNWAITED_NEVER_STARTS,
+        "WAIT-SELF-1": "a task that waits on itself, when waited, blocks on its own lock",
+    },
+    slow=True,
+)
 
 T = TypeVar("T")
 

@@ -6,6 +6,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-BASE-EXCEPTION-1",
+    extras={
+        "ERR-WAIT-AGAIN-1": "the probe's task raises a BaseException",
+        "FUTURE-DONE-FAILED-1": "the probe's tasks raise BaseExceptions too",
+    },
+)
 
 
 def _guarded(func: Any) -> Any:

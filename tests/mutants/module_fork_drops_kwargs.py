@@ -5,6 +5,14 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "MODULE-FORK-1",
+    extras={
+        "FORK-SCRIPTED-1": "the probe forks a scripted module with keyword arguments",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

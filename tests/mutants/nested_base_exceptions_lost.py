@@ -12,6 +12,14 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-BASE-EXCEPTION-1",
+    extras={
+        "ERR-WAIT-AGAIN-1": "the probe's subtask raises a BaseException, which is lost",
+    },
+)
 
 
 def _guarded(func: Any) -> Any:

@@ -10,7 +10,20 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-NESTED-1",
+    extras={
+        "ERR-CHAIN-KEPT-1": reasons.NESTED_RUNTIME_ERROR,
+        "ERR-TYPE-KEPT-1": reasons.NESTED_RUNTIME_ERROR,
+        "KWARGS-UNKNOWN-1": "a task's wait on a fork with an unknown keyword raises RuntimeError,"
+        " not TypeError",
+        "WAIT-NOT-A-FUTURE-1": reasons.TASK_WAITS_ON_NON_FUTURE,
+    },
+)
 
 
 def wait(future: Any, /) -> Any:

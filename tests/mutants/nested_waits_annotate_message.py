@@ -12,6 +12,9 @@ from conformance.adapter import Adapter
 from reference_impl._errors import describe_callable
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("ERR-WAIT-AGAIN-1")
 
 
 def wait(future: Any, /) -> Any:

@@ -11,6 +11,12 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-CHAIN-KEPT-1",
+    strict=True,
+)
 
 
 def wait(future: Any, /) -> Any:

@@ -3,7 +3,21 @@
 from typing import Any
 
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ASYNC-RETURNS-EARLY-1",
+    extras={
+        "ASYNC-CONCURRENT-1": reasons.NEEDS_EARLY_RETURN,
+        "CONTEXT-SNAPSHOT-1": reasons.NEEDS_EARLY_RETURN,
+        "FUTURE-DONE-1": reasons.NEEDS_EARLY_RETURN,
+        "WAIT-FROM-PYTHON-1": reasons.NEEDS_EARLY_RETURN,
+        "WAIT-SELF-1": "the tasks run inside fork, before their futures are published",
+    },
+    slow=True,
+)
 
 
 def script(fn: Any) -> Any:

@@ -6,6 +6,9 @@ from typing import Any
 
 from conformance.adapter import Adapter
 from tests.mutants._base import TopLevelScript, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("LIFECYCLE-CALLERS-1")
 
 _one_call = threading.RLock()
 

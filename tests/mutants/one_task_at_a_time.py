@@ -15,6 +15,18 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ASYNC-CONCURRENT-1",
+    extras={
+        "ASYNC-STARTS-1": "the probe's 20 subtasks must all start while their task checks",
+        "LIFECYCLE-CALLERS-1": "the example's two tasks meet at a barrier",
+        "SCRIPT-IGNORE-1": "the probe's ignored function reads what a subtask of its task made, "
+        "which runs only after",
+    },
+    slow=True,
+)
 
 _turn = threading.Lock()
 

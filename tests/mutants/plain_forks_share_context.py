@@ -8,7 +8,16 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import local
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "CONTEXT-ISOLATED-1",
+    extras={
+        "NEST-LEVELS-1": reasons.ON_THE_STACK,
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -6,7 +6,18 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from reference_impl.tracing.scope import active_scope
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-AT-WAIT-1",
+    extras={
+        "DET-PURE-1": reasons.FAILS_AT_FORK,
+        "ERR-BASE-EXCEPTION-1": "the plain-Python example's tasks fail, which fork raises",
+        "NEST-UNWAITED-1": "a failing fork the probe never waits on raises at the fork",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

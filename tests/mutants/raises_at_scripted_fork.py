@@ -12,7 +12,33 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-SCRIPT-AT-WAIT-1",
+    extras={
+        "CONTEXT-SNAPSHOT-1": reasons.HELD_PAST_FORK,
+        "DET-PURE-1": reasons.FAILS_AT_FORK,
+        "ERR-BASE-EXCEPTION-1": "the probe's scripted tasks fail, which fork raises",
+        "ERR-WAIT-AGAIN-1": reasons.FAILED_FUTURE,
+        "FUTURE-COLLECT-ALL-FAIL-1": reasons.FAILED_FUTURE,
+        "FUTURE-DONE-1": reasons.HELD_PAST_FORK,
+        "FUTURE-DONE-FAILED-1": reasons.FAILED_FUTURE,
+        "FUTURE-FORKED-METHODS-1": reasons.FORK_RAISES_FAILED_FORKED,
+        "FUTURE-SET-ONCE-1": reasons.FORK_RAISES_FAILED_FORKED,
+        "FUTURE-VALUE-NOT-DONE-1": "its scripted fork waits up to 0.2 s for each of probe 3's 64 "
+        "held tasks: 12.8 s, past the mutants' 10 s deadline",
+        "FUTURE-WAIT-ALL-1": "the probe's late failure is raised by its scripted fork",
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.FAILED_FUTURE,
+        "LIFECYCLE-CALLERS-1": reasons.HELD_PAST_FORK,
+        "LIFECYCLE-EXIT-1": "the probe's short task 7 fails, which its scripted fork raises",
+        "WAIT-FROM-PYTHON-1": reasons.HELD_PAST_FORK,
+        "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
+    },
+    slow=True,
+)
 
 PATIENCE = 0.2
 

@@ -6,6 +6,9 @@ from contextlib import contextmanager
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("DET-SCHEDULE-REPLAY-1")
 
 
 @contextmanager

@@ -10,6 +10,12 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-TYPE-KEPT-1",
+    strict=True,
+)
 
 
 def wait(future: Any, /) -> Any:

@@ -12,6 +12,9 @@ import reference_impl._core as core
 import reference_impl._future as future
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("NEST-LEVELS-1", "NEST-ANY-POOL-1")
 
 
 def adapter() -> Adapter:

@@ -12,6 +12,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("LIFECYCLE-EXIT-1")
 
 _exiting = threading.Event()
 _registered = False

@@ -5,6 +5,14 @@ from typing import Any, get_args, get_origin
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-ANNOTATIONS-1",
+    extras={
+        "FUTURE-CONTAINERS-1": "the example passes futures in containers to scripted code",
+    },
+)
 
 
 def mentions_future(annotation: Any) -> bool:

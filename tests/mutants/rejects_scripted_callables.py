@@ -6,6 +6,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-SCRIPTED-1",
+    extras={
+        "SCRIPT-SAME-RESULT-1": "the probe forks a scripted function from scripted code",
+        "TRACE-FORKS-SCRIPTED-1": "the example forks a scripted function while tracing",
+    },
+)
 
 _compiled: "weakref.WeakSet[Any]" = weakref.WeakSet()
 

@@ -3,8 +3,22 @@
 from typing import Any
 
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._calls import Call, Routes
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-UNWAITED-1",
+    extras={
+        "DET-PURE-1": "the generated programs leave forks unwaited",
+        "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
+        "FUTURE-ARGUMENT-1": "the caller never waits on the future its tasks wait on",
+        "LIFECYCLE-EXIT-1": reasons.UNWAITED_CHILDREN,
+        "NEST-UNWAITED-RUNS-1": "the example forks a task it never waits on",
+        "SCRIPT-IGNORE-1": "the probe leaves a fork unwaited",
+    },
+)
 
 
 class StrictCall(Call):

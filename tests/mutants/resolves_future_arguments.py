@@ -4,7 +4,18 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-ARGUMENT-1",
+    extras={
+        "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
+        "FUTURE-ANNOTATIONS-1": "the probe gives a task a future as an argument",
+        "WAIT-SAME-OBJECT-1": "the probe hands a future to 8 tasks",
+    },
+)
 
 
 def _resolved(value: Any) -> Any:

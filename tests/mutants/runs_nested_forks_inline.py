@@ -14,6 +14,9 @@ from conformance.adapter import Adapter
 from reference_impl._future import run_now
 from reference_impl._state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("ASYNC-RETURNS-EARLY-1", "ASYNC-CONCURRENT-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

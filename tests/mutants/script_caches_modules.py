@@ -11,6 +11,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("MODULE-METHOD-1")
 
 _compiled: dict[int, tuple[Any, Any]] = {}  # id(module) -> (module, its compiled copy)
 

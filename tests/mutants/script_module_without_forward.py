@@ -5,6 +5,14 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "SCRIPT-MODULE-1",
+    extras={
+        "MODULE-FORK-1": "upstream's example calls the scripted module's forward",
+    },
+)
 
 
 def script(obj: Any, **options: Any) -> Any:

@@ -11,6 +11,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("SCRIPT-DYNAMIC-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -12,6 +12,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("SCRIPT-SAME-RESULT-1")
 
 
 def run(func: Any, *args: Any, **kwargs: Any) -> Any:  # the mutation: func is not positional-only

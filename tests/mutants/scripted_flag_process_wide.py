@@ -12,6 +12,9 @@ from typing import Any
 from conformance.adapter import Adapter
 from reference_impl._state import ThreadContext
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("ASYNC-CONCURRENT-1")
 
 _flag = [False]  # the mutation: shared by every thread
 

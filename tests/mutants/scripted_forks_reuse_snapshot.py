@@ -15,6 +15,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import local, state
 from tests.mutants._base import TopLevelScript, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("CONTEXT-INHERITED-1", "CONTEXT-SNAPSHOT-1")
 
 _memo: dict[object, contextvars.Context] = {}
 _calls = threading.local()

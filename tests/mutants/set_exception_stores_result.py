@@ -4,7 +4,18 @@ from typing import TypeVar
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-SET-EXCEPTION-1",
+    extras={
+        "FUTURE-SET-ONCE-1": reasons.EXCEPTION_AS_VALUE,
+        "FUTURE-THEN-ERROR-1": reasons.EXCEPTION_AS_VALUE,
+        "FUTURE-WAKES-WAITERS-1": reasons.EXCEPTION_AS_VALUE,
+    },
+)
 
 T = TypeVar("T")
 

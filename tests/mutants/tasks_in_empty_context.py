@@ -7,6 +7,16 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "CONTEXT-INHERITED-1",
+    extras={
+        "CONTEXT-CALLS-1": "the probe's child reads its forker's value",
+        "CONTEXT-ISOLATED-1": "a later task reads the caller's value",
+        "CONTEXT-SNAPSHOT-1": "the task reads the value the caller had at the fork",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -15,6 +15,15 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "CONTEXT-SNAPSHOT-1",
+    extras={
+        "CONTEXT-INHERITED-1": "each level of the probe's chain changes the value after forking",
+        "CONTEXT-ISOLATED-1": "the probe's task changes its value after forking its child",
+    },
+)
 
 _published: dict[int, contextvars.Context] = {}
 _forker = threading.local()

@@ -3,6 +3,9 @@
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-TENSOR-1")
 
 
 def _rsub_swapped(self: ref.Tensor, other: object) -> ref.Tensor:

@@ -5,6 +5,15 @@ from typing import Any, TypeVar
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-THEN-1",
+    extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": "its probe calls then in a callback and reads value()",
+        "FUTURE-THEN-ERROR-1": "its probe's callbacks read f.value()",
+    },
+)
 
 T = TypeVar("T")
 

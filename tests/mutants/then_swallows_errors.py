@@ -5,6 +5,14 @@ from typing import Any, TypeVar
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-THEN-ERROR-1",
+    extras={
+        "FUTURE-COLLECT-CREATED-1": "wait_all is given a then future whose callback raises",
+    },
+)
 
 T = TypeVar("T")
 

@@ -11,6 +11,9 @@ from typing import Any
 from conformance.adapter import Adapter
 from reference_impl.tracing.scope import Scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-RERUN-1")
 
 
 def value_of(self: Any, obj: object) -> Any:

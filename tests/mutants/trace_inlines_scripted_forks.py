@@ -7,6 +7,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-FORKS-SCRIPTED-1")
 
 _compiled: "weakref.WeakSet[Any]" = weakref.WeakSet()
 

@@ -6,6 +6,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-KWARGS-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

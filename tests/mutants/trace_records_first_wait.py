@@ -10,6 +10,14 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing import active_scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "TRACE-FORK-WAIT-1",
+    extras={
+        "TRACE-GRAPH-NODES-1": "its probe waits twice on one future and lists the wait nodes",
+    },
+)
 
 _recorded: dict[int, set[int]] = {}  # id(scope) -> ids of the futures waited in it
 

@@ -12,6 +12,9 @@ from reference_impl.tracing.graph import CONSTANT, FORK, WAIT
 from reference_impl.tracing.tensor import OPS, Tensor
 from reference_impl.tracing.trace import _run_subgraph
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-RERUN-1")
 
 
 class Shared(ref.TracedFunction):

@@ -11,6 +11,14 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._core import _PENDING
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-VALUE-NOT-DONE-1",
+    extras={
+        "FUTURE-FORKED-METHODS-1": "its probe reads value() before the task has begun",
+    },
+)
 
 
 class RunsQueued(ref.Future[Any]):

@@ -5,6 +5,14 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-VALUE-NOT-DONE-1",
+    extras={
+        "FUTURE-FORKED-METHODS-1": "its probe reads value() while the task runs",
+    },
+)
 
 
 class Waits(ref.Future[Any]):

@@ -5,6 +5,15 @@ from typing import Any
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 from tests.mutants._calls import Call, MatchingCall, Routes
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "DET-PURE-1",
+    extras={
+        "ERR-BASE-EXCEPTION-1": "every second scripted call of the probe gets its three forks' "
+        "results in reverse order",
+    },
+)
 
 
 class AlternatingCall(MatchingCall):

@@ -5,7 +5,17 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-WAIT-AGAIN-1",
+    extras={
+        "FUTURE-SET-EXCEPTION-1": reasons.WAITS_TWICE_ON_FAILURE,
+        "FUTURE-WAKES-WAITERS-1": "its probe has 24 threads wait on one failed future",
+    },
+)
 
 _raised: "weakref.WeakSet[Any]" = weakref.WeakSet()
 

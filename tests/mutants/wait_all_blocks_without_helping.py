@@ -15,6 +15,12 @@ from reference_impl._callbacks import Entry, add, countdown
 from reference_impl._core import _DONE
 from reference_impl._state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-ANY-POOL-1",
+    slow=True,
+)
 
 
 def wait_all(futures: list[Any], /) -> list[Any]:

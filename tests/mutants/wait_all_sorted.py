@@ -5,6 +5,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-WAIT-ALL-1")
 
 
 def wait_all(futures: list[Any]) -> list[Any]:

@@ -12,6 +12,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-WAIT-AGAIN-1",
+    extras={
+        "ERR-TYPE-KEPT-1": "an exception whose constructor takes keywords only cannot be copied: "
+        "wait raises the copy's TypeError",
+    },
+)
 
 
 def wait(future: Any, /) -> Any:

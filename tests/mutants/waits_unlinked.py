@@ -5,7 +5,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._graphs import unlink_waits
+
+CONTRACT = contract(
+    "TRACE-FORK-WAIT-1",
+    extras={
+        "TRACE-UNWAITED-1": "its probe checks which fork outputs wait nodes read",
+    },
+)
 
 
 def graph_nodes(traced: Any) -> list[Any]:

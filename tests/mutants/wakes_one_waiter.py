@@ -12,6 +12,22 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-SAME-OBJECT-1",
+    "WAIT-FROM-PYTHON-1",
+    extras={
+        "ASYNC-CONCURRENT-1": "a blocked task no longer runs the subtasks it waits on itself, and"
+        " the probe's barriers need more threads than the pool has free",
+        "ASYNC-STARTS-1": "a blocked task no longer runs the subtasks it waits on itself, and 20 "
+        "subtasks outnumber the pool's threads",
+        "FUTURE-WAKES-WAITERS-1": "the probe has 16 threads waiting on one future",
+        "LIFECYCLE-CALLERS-1": "a blocked caller no longer runs its queued task itself, and six "
+        "calls' tasks outnumber the pool's threads",
+    },
+    slow=True,
+)
 
 _lock = threading.Lock()
 _conditions: dict[int, threading.Condition] = {}

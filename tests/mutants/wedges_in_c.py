@@ -19,6 +19,23 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._state import state
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-FROM-PYTHON-1",
+    extras={
+        "FUTURE-WAIT-ALL-FIRST-1": "wait_all from Python on tasks that call Python",
+        "WAIT-SAME-OBJECT-1": "Python threads wait on a future that scripted code returned",
+    },
+    maybe={
+        "ERR-WAIT-AGAIN-1": "Python threads wait on a future that scripted code returned: they "
+        "hang only if its task calls Python while one of them waits",
+        "FUTURE-DONE-FAILED-1": "Python threads wait on a failing task that calls Python: they "
+        "hang only if it does so while one of them waits",
+        "SCRIPT-IGNORE-1": "the probe's ignored function may run while a Python wait holds on",
+    },
+    slow=True,
+)
 
 # PyDLL keeps the GIL during the call, unlike CDLL
 _libc = ctypes.PyDLL(None)

@@ -6,7 +6,23 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-RETURNS-FUTURE-1",
+    extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-CALLBACK-ORDER-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-COLLECT-ALL-1": "the probe checks collect_all gives back the very futures fork "
+        "returned, which this mutant wraps",
+        "FUTURE-FORKED-METHODS-1": reasons.NO_FUTURE_METHODS,
+        "FUTURE-THEN-ERROR-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-VALUE-NOT-DONE-1": reasons.NO_PROBED_METHODS,
+        "MODULE-RETURNS-FUTURES-1": reasons.NO_FUTURE_METHODS,
+    },
+)
 
 
 class Handle:

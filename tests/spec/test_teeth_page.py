@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.mutants.record import RECORD, record
+from tests.mutants._record import RECORD, record
 from tests.sphinx_app import build
 
 
 def test_the_recorded_mutants_are_the_mutant_suites() -> None:
     assert RECORD.read_text(encoding="utf-8") == record(), (
-        "docs/_teeth/mutants.json is stale: run python -m tests.mutants.record"
+        "docs/_teeth/mutants.json is stale: run python -m tests.mutants._record"
     )
 
 
