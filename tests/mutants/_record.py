@@ -1,6 +1,10 @@
-"""Write docs/_teeth/mutants.json: the contracts the mutant modules declare, as the spec's coverage
-page shows it (``python -m tests.mutants._record``; tests/spec/test_teeth_page.py checks it
-is current)."""
+"""Write docs/_mutation/mutants.json: the mutants' declared contracts, as the spec's coverage
+page shows them (``python -m tests.mutants._record``;
+tests/spec/test_mutation_coverage_page.py checks the file is current).
+
+The page renders from this record, not from the modules, so that the installed spec
+builds without the project's tests.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import json
 from tests.mutants._catalogue import contracts, describe
 from tests.paths import DOCS
 
-RECORD = DOCS / "_teeth" / "mutants.json"
+RECORD = DOCS / "_mutation" / "mutants.json"
 
 
 def record() -> str:
@@ -26,5 +30,6 @@ def record() -> str:
 
 
 if __name__ == "__main__":
-    RECORD.write_text(record(), encoding="utf-8")
-    print(f"wrote {RECORD} ({len(contracts())} mutants)")
+    text = record()
+    RECORD.write_text(text, encoding="utf-8")
+    print(f"wrote {RECORD} ({len(json.loads(text)['mutants'])} mutants)")

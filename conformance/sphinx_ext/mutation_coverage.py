@@ -1,13 +1,14 @@
-"""The docs' ``.. requirement-teeth:: mutants.json``: per requirement, what checks it.
+"""The docs' ``.. mutation-coverage:: mutants.json``: per requirement, what checks it.
 
 One row per requirement: its level, how many examples and probes it has
 (counted from the boxes, as ``.. requirement-index::`` counts them), and the
 mutants that fail it - the wrong implementations of ``tests/mutants/`` that
 the suite must catch, a mutant meant to break the rule in bold. The mutants
-come from a JSON record beside the spec (``docs/_teeth/mutants.json``,
-written by ``python -m tests.mutants.record`` from the mutant suite's own
-catalogue, and checked current by ``tests/spec/test_teeth_page.py``), so the
-installed spec renders the page without the project's tests.
+come from a JSON record beside the spec (``docs/_mutation/mutants.json``,
+written by ``python -m tests.mutants._record`` from the contracts the mutant
+modules declare, and checked current by
+``tests/spec/test_mutation_coverage_page.py``), so the installed spec renders
+the page without the project's tests.
 """
 
 from __future__ import annotations
@@ -45,11 +46,11 @@ def read_mutants(path: Path) -> list[Mutant]:
     ]
 
 
-class teeth_node(nodes.General, nodes.Element):
+class mutation_coverage_node(nodes.General, nodes.Element):
     """Placeholder replaced by the table once every requirement's counts are known."""
 
 
-class TeethDirective(SphinxDirective):
+class MutationCoverageDirective(SphinxDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
@@ -58,17 +59,17 @@ class TeethDirective(SphinxDirective):
         try:
             mutants = read_mutants(Path(path))
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise self.error(f"requirement-teeth: {exc}") from exc
-        node = teeth_node()
+            raise self.error(f"mutation-coverage: {exc}") from exc
+        node = mutation_coverage_node()
         node["mutants"] = mutants
         return [node]
 
 
-def fill_teeth(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     known: dict[str, dict[str, Any]] = getattr(app.env, "forkwait_requirements", {})
-    for placeholder in list(doctree.findall(teeth_node)):
+    for placeholder in list(doctree.findall(mutation_coverage_node)):
         mutants: list[Mutant] = placeholder["mutants"]
-        table = nodes.table(classes=["forkwait-teeth"])
+        table = nodes.table(classes=["forkwait-mutation-coverage"])
         group = nodes.tgroup(cols=5)
         table += group
         group += [nodes.colspec(colwidth=w) for w in (24, 8, 8, 8, 52)]
@@ -114,7 +115,7 @@ def _row(first: list[nodes.Node], *cells: str | list[nodes.Node]) -> nodes.row:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_directive("requirement-teeth", TeethDirective)
-    app.add_node(teeth_node)
-    app.connect("doctree-resolved", fill_teeth)
+    app.add_directive("mutation-coverage", MutationCoverageDirective)
+    app.add_node(mutation_coverage_node)
+    app.connect("doctree-resolved", fill_mutation_coverage)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

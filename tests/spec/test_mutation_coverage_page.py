@@ -1,5 +1,6 @@
-"""docs/coverage.rst's per-requirement table of examples, probes and the mutants that fail
-each rule: its record is the mutant suite's catalogue, and it renders as a reader needs it."""
+"""docs/coverage.rst's mutation coverage: per requirement, its examples, probes and the mutants
+that fail it. Its record is the contracts the mutant modules declare, and it renders as a reader
+needs it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.sphinx_app import build
 
 def test_the_recorded_mutants_are_the_mutant_suites() -> None:
     assert RECORD.read_text(encoding="utf-8") == record(), (
-        "docs/_teeth/mutants.json is stale: run python -m tests.mutants._record"
+        "docs/_mutation/mutants.json is stale: run python -m tests.mutants._record"
     )
 
 
@@ -35,12 +36,12 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
     probes = ".. probes:: ONE-1\n\n   More.\n\n   .. testcode::\n\n      pass\n\n"
     (tmp_path / "index.rst").write_text(
         "T\n=\n\n" + rule.format(id="ONE-1") + probes + rule.format(id="TWO-1")
-        + ".. requirement-teeth:: m.json\n"
+        + ".. mutation-coverage:: m.json\n"
     )  # fmt: skip
     _, warnings = build(tmp_path, tmp_path / "out", tmp_path / "dt", "html")
     assert warnings == ""
     html = (tmp_path / "out" / "index.html").read_text()
-    table = html.partition('class="forkwait-teeth')[2].partition("</table>")[0]
+    table = html.partition('class="forkwait-mutation-coverage')[2].partition("</table>")[0]
     one = table.partition(">ONE-1<")[2].partition("</tr>")[0]
     assert [cell.split(">")[-1] for cell in one.split("</p>")[1:4]] == ["MUST", "1", "1"]
     strong = '<strong><code class="docutils literal notranslate"><span class="pre">'
@@ -57,7 +58,7 @@ def test_a_must_no_mutant_fails_is_a_warning(tmp_path: Path) -> None:
     (tmp_path / "m.json").write_text(json.dumps({"format": 1, "mutants": {}}))
     (tmp_path / "index.rst").write_text(
         "T\n=\n\n.. requirement:: ONE-1\n   :profile: core\n   :level: MUST\n\n   It MUST.\n\n"
-        ".. testcode::\n\n   pass\n\n.. requirement-teeth:: m.json\n"
+        ".. testcode::\n\n   pass\n\n.. mutation-coverage:: m.json\n"
     )
     _, warnings = build(tmp_path, tmp_path / "out", tmp_path / "dt", "html")
     assert "no mutant fails the MUST ONE-1" in warnings
