@@ -4,6 +4,10 @@ The first scripted fork registers an exit hook that runs before the worker
 pool's own (hooks run last-registered first) and calls ``os._exit(0)``. Only
 programs run for the examples get it: the suite's own process (which has
 pytest loaded) must still end its run normally.
+
+A runtime that skips the interpreter's slow teardown with ``os._exit`` does
+this. It breaks LIFECYCLE-EXIT-1: "A task that scripted code forked and that
+nobody waits on MUST run to completion before the interpreter exits".
 """
 
 import os

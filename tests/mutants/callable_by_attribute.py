@@ -3,6 +3,9 @@
 ``hasattr(func, "__call__")`` is true for an object given a ``__call__`` of
 its own, which a call ignores (Python looks it up on the type): fork accepts
 it, and the task fails later, at ``wait``, instead of ``fork`` raising.
+
+It breaks FORK-NOT-CALLABLE-1: "fork of something that is not callable MUST
+raise TypeError from fork itself, not later from wait".
 """
 
 from typing import Any

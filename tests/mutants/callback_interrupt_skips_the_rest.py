@@ -2,6 +2,10 @@
 
 The completer runs the callbacks in a loop that catches ``Exception`` only:
 a ``KeyboardInterrupt`` or ``SystemExit`` leaves the loop at once.
+
+Most callback loops are written so, to let Ctrl-C through. It breaks
+FUTURE-ADD-DONE-CALLBACK-1: "An exception the callback raises, any BaseException
+included, MUST NOT [...] keep the other callbacks from running".
 """
 
 from typing import Any, TypeVar

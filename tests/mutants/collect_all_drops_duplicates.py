@@ -3,6 +3,9 @@
 The futures are gathered through a dict keyed by future (to count each one
 once), in the order given; a list that holds one future twice comes back
 shorter, so the combined value no longer matches the list given.
+
+It breaks FUTURE-COLLECT-ALL-1: the combined future's value "is the list of the
+given futures".
 """
 
 from typing import Any

@@ -4,6 +4,9 @@ Its countdown of futures still to complete is cut short by a failure: the
 combined future completes then, with the list, though other futures in it are
 not done yet. With every future done in time, as in the examples, nothing
 shows.
+
+It breaks FUTURE-COLLECT-ALL-FAIL-1: "The combined future completes once every
+given future is done, failed or not".
 """
 
 import contextlib

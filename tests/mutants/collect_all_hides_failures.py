@@ -1,4 +1,10 @@
-"""collect_all puts a future of None in place of a failed future: the failure is lost."""
+"""collect_all puts a future of None in place of a failed future: the failure is lost.
+
+A collect_all that settles its futures for the caller, putting an empty
+placeholder in place of each one that failed, so that every item can be waited
+without a ``try``. It breaks FUTURE-COLLECT-ALL-FAIL-1: "When a given future
+fails, that failure MUST NOT be lost."
+"""
 
 from typing import Any
 

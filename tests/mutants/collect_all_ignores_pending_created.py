@@ -1,4 +1,11 @@
-"""collect_all of created futures completes at once, without waiting for them to be set."""
+"""collect_all of created futures completes at once, without waiting for them to be set.
+
+A collect_all written for forked futures, which complete by themselves, takes
+created futures, which have no task to wait for, for settled and completes at
+once. It breaks FUTURE-COLLECT-CREATED-1: "the future collect_all returns is not
+done while one of them is not, and completes when the last of them is
+completed".
+"""
 
 from typing import Any, TypeVar
 

@@ -1,4 +1,9 @@
-"""collect_all's future gives the futures' values instead of the futures."""
+"""collect_all's future gives the futures' values instead of the futures.
+
+A collect_all modelled on ``asyncio.gather`` or on wait_all, whose combined
+future resolves each future it was given. It breaks FUTURE-COLLECT-ALL-1: "its
+value is the list of the given futures (the futures, not their values)".
+"""
 
 from typing import Any
 

@@ -4,6 +4,10 @@ Compiled callables take positional arguments in the order of their schema;
 this fork appends the keyword arguments' values after the positional ones, in
 the order the caller wrote them. Right when the keywords follow the
 parameters' order, as in the examples; wrong when they do not.
+
+It breaks MODULE-FORK-1 ("Forking a module MUST call its forward with the given
+arguments") and FORK-SCRIPTED-1 (fork "MUST accept a function compiled by
+fw.script and a scripted module [...] and run them as direct calls would").
 """
 
 from typing import Any

@@ -1,4 +1,10 @@
-"""Completing a done future again is silently ignored instead of raising RuntimeError."""
+"""Completing a done future again is silently ignored instead of raising RuntimeError.
+
+An idempotent completion guard (``if not done: set``), as promise libraries with
+resolve-once semantics have: a second completion is dropped without a word. It
+breaks FUTURE-SET-ONCE-1: "set_result or set_exception on a future that is done
+MUST raise RuntimeError (or a subclass)".
+"""
 
 from typing import Any, TypeVar
 

@@ -3,6 +3,9 @@
 Positional arguments are passed as they are; the keyword arguments are kept
 in a frozen snapshot of the call (deep-copied), so a task that mutates a list
 given by keyword mutates its own copy.
+
+It breaks DET-NO-COPY-1: "Arguments MUST be passed to the task as they are, not
+copied, whether given by position or by keyword".
 """
 
 import copy

@@ -1,4 +1,9 @@
-"""wait hands out a fresh copy of a list result each time."""
+"""wait hands out a fresh copy of a list result each time.
+
+A defensive copy, so that one waiter's changes to a list result cannot reach
+another's. It breaks WAIT-SAME-OBJECT-1: "Every wait on one future MUST return
+the same object".
+"""
 
 from typing import Any
 

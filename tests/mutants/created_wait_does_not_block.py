@@ -1,4 +1,11 @@
-"""wait on a created future that is not complete yet raises instead of blocking."""
+"""wait on a created future that is not complete yet raises instead of blocking.
+
+A wait written for forked futures, which it can run or block on their runner: a
+created future has neither, and wait raises "no result yet" where it should
+block until another thread completes it. It breaks FUTURE-WAKES-WAITERS-1:
+"set_result and set_exception, called from any thread, MUST wake every thread
+blocked in wait() or fw.wait on the future".
+"""
 
 from typing import Any, TypeVar
 

@@ -5,6 +5,11 @@ blocks its thread, which the forked task may need. With 8 threads, nesting a
 few levels deep works; 64 tasks waiting at once deadlock. Each top-level
 scripted call gets a pool of its own (daemon threads), so one deadlock does not
 wedge later examples.
+
+It breaks NEST-LEVELS-1 ("A task blocked in wait MUST NOT keep the tasks it
+waits on from running, however many tasks are waiting") and NEST-ANY-POOL-1
+(tasks that fork subtasks and wait on them "MUST all complete, [...] however
+many threads the implementation runs tasks on").
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ CONTRACT = contract(
         "SCRIPT-SAME-RESULT-1": reasons.MORE_WAITERS,
         "WAIT-SELF-1": "its wait blocks without looking for a cycle",
     },
-    slow=True,
+    slow=True,  # its run sleeps out many deadlines and probes' patience
 )
 
 T = TypeVar("T")

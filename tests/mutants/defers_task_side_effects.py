@@ -1,4 +1,11 @@
-"""A task's calls of plain-Python functions that return nothing land 0.2 s later, after wait."""
+"""A task's calls of plain-Python functions that return nothing land 0.2 s later, after wait.
+
+A runtime that batches a task's fire-and-forget calls into plain Python (those
+that return nothing) and sends them later from a timer, as a logging or RPC
+layer might. It breaks DET-HAPPENS-BEFORE-1: "Everything a task does MUST have
+happened by the time wait on its future returns, the side effects of the
+plain-Python functions it calls included".
+"""
 
 import functools
 import inspect

@@ -1,4 +1,9 @@
-"""future.done() is always True, also while the task is still running."""
+"""future.done() is always True, also while the task is still running.
+
+A handle whose ``done()`` answers whether the fork was accepted, not whether the
+task has finished. It breaks FUTURE-DONE-1: "future.done() MUST return False
+while the future's task has not finished".
+"""
 
 from typing import Any
 

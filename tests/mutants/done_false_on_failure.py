@@ -1,4 +1,9 @@
-"""done() is True only for a future with a value: a failed task's future never looks done."""
+"""done() is True only for a future with a value: a failed task's future never looks done.
+
+``done()`` written as "has a value" (a success flag), so that a task that raised
+never looks done. It breaks FUTURE-DONE-FAILED-1: "A future whose task raised is
+done: future.done() MUST return True once wait on it has raised".
+"""
 
 from typing import Any
 
@@ -13,11 +18,10 @@ CONTRACT = contract(
         "FUTURE-COLLECT-ALL-FAIL-1": "the probe polls done() of futures that failed, which say no",
     },
     maybe={
-        "FUTURE-WAIT-ALL-FIRST-1": "the probe's settle loop polls done() of a failed future until"
-        " its patience runs out, which may or may not pass the "
-        "deadline",
+        "FUTURE-WAIT-ALL-FIRST-1": "the probe's settle loop polls done() of a failed future "
+        "until its patience runs out, which may or may not pass the deadline",
     },
-    slow=True,
+    slow=True,  # its run sleeps out many deadlines and probes' patience
 )
 
 

@@ -2,6 +2,9 @@
 
 The flag a runner sets when it takes the task from the queue, read as "done":
 a task still queued is not done, as it should be, but one that runs is.
+
+It breaks FUTURE-DONE-1: "future.done() MUST return False while the future's
+task has not finished".
 """
 
 from typing import Any

@@ -4,6 +4,9 @@ The runner keeps the outcome and sets the done flag for a value and for an
 ``Exception``; a ``BaseException`` (``KeyboardInterrupt``, ``SystemExit``, a
 subclass of its own) is kept for ``wait`` by an outer handler that never sets
 the flag, so ``done()`` stays False after ``wait`` has raised it.
+
+It breaks FUTURE-DONE-FAILED-1: "A future whose task raised is done:
+future.done() MUST return True once wait on it has raised".
 """
 
 from typing import Any

@@ -1,4 +1,14 @@
-"""fork forgets keyword arguments."""
+"""fork forgets keyword arguments.
+
+A launcher that hands its worker the call as ``(func, args)``, as a
+``submit(fn, *args)`` wrapper written without ``**kwargs`` does: keyword
+arguments are lost on the way, and the parameters they named take their
+defaults, or the call fails. It breaks FORK-CALLS-1 ("Waiting on the future of
+fork(func, *args, **kwargs) MUST give what func(*args, **kwargs) returns"),
+KWARGS-PERMUTATIONS-1 (keyword arguments "MUST reach the function exactly as in
+a direct call") and KWARGS-DEFAULTS-1, whose examples leave some parameters to
+their defaults and pass the others by keyword.
+"""
 
 from typing import Any
 

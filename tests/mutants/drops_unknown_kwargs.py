@@ -1,4 +1,10 @@
-"""fork silently drops keyword arguments the function does not accept."""
+"""fork silently drops keyword arguments the function does not accept.
+
+A fork that filters keyword arguments against the function's signature, to be
+lenient with callers, instead of letting the call fail. It breaks
+KWARGS-UNKNOWN-1: "A keyword the function does not accept MUST raise TypeError
+in plain Python, from fork or at the latest from wait".
+"""
 
 import inspect
 from typing import Any

@@ -2,6 +2,9 @@
 
 A statement that is only ``fw.fork(...)`` is removed from the compiled
 function's source before it is compiled, so the task never runs.
+
+It breaks NEST-UNWAITED-RUNS-1: "In scripted code a task nobody waits on MUST
+still run to completion".
 """
 
 from __future__ import annotations

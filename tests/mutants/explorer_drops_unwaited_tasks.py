@@ -1,4 +1,11 @@
-"""Under a schedule, tasks the call forked and never waited are dropped when it returns."""
+"""Under a schedule, tasks the call forked and never waited are dropped when it returns.
+
+A controlled run that ends with its top-level call and drops the tasks still
+queued, as a scheduler that discards its queue on the way out does. It breaks
+EXPLORER-FINISHES-1: "Tasks the call forks and never waits (and the tasks they
+fork) MUST still run, to completion, before the top-level call returns or
+raises".
+"""
 
 from collections.abc import Iterator
 from contextlib import contextmanager

@@ -3,6 +3,9 @@
 A ``use`` block inside another: once the inner block ends, the rest of the
 outer block runs its top-level scripted calls on the thread pool, under no
 schedule at all.
+
+It breaks EXPLORER-USE-1: "Blocks nest: when an inner block ends, the outer
+block's schedule is in force again".
 """
 
 from collections.abc import Iterator

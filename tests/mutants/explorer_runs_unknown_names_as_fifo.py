@@ -2,6 +2,9 @@
 
 A lookup with a default: ``--schedule`` with a mistyped name replays fifo and
 says nothing.
+
+It breaks EXPLORER-USE-1: "For a name it cannot run, use MUST raise an Exception
+when called or when its block is entered".
 """
 
 from collections.abc import Iterator

@@ -1,4 +1,9 @@
-"""The trace records nested forks beside their parent, not inside it."""
+"""The trace records nested forks beside their parent, not inside it.
+
+A tracer that appends every fork and wait to the graph it records at the top,
+whichever forked body they ran in. It breaks TRACE-NESTED-1: "A fork made inside
+a forked body MUST be recorded inside that fork node's subgraph, not beside it".
+"""
 
 from typing import Any
 

@@ -1,4 +1,10 @@
-"""wait looks inside what it returns: a future whose value is a future gives the inner value."""
+"""wait looks inside what it returns: a future whose value is a future gives the inner value.
+
+Promise-style flattening, as JavaScript's promises do: a future completed with a
+future takes on that future's value. It breaks FUTURE-RETURNED-1: "When a task
+returns a future, such as one it forked, waiting on the task's future MUST give
+that future, unchanged".
+"""
 
 from typing import Any
 

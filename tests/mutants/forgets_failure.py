@@ -1,4 +1,10 @@
-"""A failed future raises at its first wait only; later waits give None."""
+"""A failed future raises at its first wait only; later waits give None.
+
+A future that hands its exception to the first waiter and then drops it (to free
+the traceback it holds, or because it has been reported), so that later waits
+find neither a failure nor a value. It breaks ERR-WAIT-AGAIN-1: "Waiting again
+on a failed future MUST raise again, every time".
+"""
 
 import weakref
 from typing import Any

@@ -3,6 +3,10 @@
 ``def fork(func, *args, **kwargs)`` without ``/`` is the signature most
 wrappers write: the call ``fork(f, func=1)`` then fails with "got multiple
 values for argument 'func'" instead of passing ``func=1`` on to ``f``.
+
+It breaks FORK-CALLS-1 ("Waiting on the future of fork(func, *args, **kwargs)
+MUST give what func(*args, **kwargs) returns") and KWARGS-PERMUTATIONS-1
+(keyword arguments "MUST reach the function exactly as in a direct call").
 """
 
 from typing import Any

@@ -4,6 +4,9 @@ The task's completion runs the done callbacks, then releases the threads
 blocked in ``wait``, with no ``finally`` between: a callback that raises a
 ``KeyboardInterrupt`` or ``SystemExit`` (raised once every callback has run)
 leaves the waiters blocked for good. Created futures wake first, as they should.
+
+It breaks FUTURE-ADD-DONE-CALLBACK-1: "An exception the callback raises, any
+BaseException included, MUST NOT [...] keep waiters from waking".
 """
 
 from typing import Any
@@ -20,7 +23,7 @@ from tests.mutants._tasks import fork_as
 
 CONTRACT = contract(
     "FUTURE-ADD-DONE-CALLBACK-1",
-    slow=True,
+    slow=True,  # its blocked waiters hang until their deadline
 )
 
 

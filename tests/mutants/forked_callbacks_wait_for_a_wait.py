@@ -1,4 +1,10 @@
-"""then and add_done_callback on a forked future run only once someone waits on it."""
+"""then and add_done_callback on a forked future run only once someone waits on it.
+
+A runtime that runs continuations only on a thread that waits: a forked future's
+callbacks are queued on it and run by the next wait. It breaks
+FUTURE-FORKED-METHODS-1: "callbacks run once the task has finished (on whatever
+thread finishes it), also when nobody ever waits on the future".
+"""
 
 import contextlib
 import threading
@@ -13,9 +19,8 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FUTURE-FORKED-METHODS-1",
     extras={
-        "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a wait, on"
-        " the waiter's thread, which the callbacks' "
-        "KeyboardInterrupt then reaches",
+        "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a "
+        "wait, on the waiter's thread, which the callbacks' KeyboardInterrupt then reaches",
     },
 )
 

@@ -3,6 +3,10 @@
 ``fw.wait`` raises the task's exception; the methods of the future ``fork``
 returns go through a torch-like path that raises ``RuntimeError`` with the
 same text (type and chain lost), as a C++ future would.
+
+It breaks FUTURE-FORKED-METHODS-1: "wait() and, once the task is done, value()
+give what fw.wait gives (its value, or an exception of the type fw.wait raises,
+with its text)".
 """
 
 from typing import Any

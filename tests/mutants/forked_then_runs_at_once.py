@@ -1,4 +1,10 @@
-"""then on a forked future runs the callback at once, without waiting for the task to end."""
+"""then on a forked future runs the callback at once, without waiting for the task to end.
+
+A ``then`` written for futures that are done, which calls the callback on the
+spot without looking: on a forked future whose task still runs, the callback
+gets an unfinished future. It breaks FUTURE-FORKED-METHODS-1: "callbacks run
+once the task has finished".
+"""
 
 from typing import Any
 

@@ -3,6 +3,11 @@
 Forks made by the caller are tasks as the reference makes them; a fork made
 inside a task, where the worker is busy anyway, calls the function on the
 spot and lets its exception out of ``fork`` (not while tracing).
+
+It breaks ERR-AT-WAIT-1 ("an exception raised by a forked task MUST NOT be
+raised by fork, also when fork runs the task (which it may)") and
+ERR-SCRIPT-AT-WAIT-1 ("In scripted code, a task's exception MUST NOT be raised
+by fork").
 """
 
 from typing import Any

@@ -1,4 +1,9 @@
-"""graph_nodes lists the fork nodes of each graph in reverse order."""
+"""graph_nodes lists the fork nodes of each graph in reverse order.
+
+A tracer that keeps its fork nodes on a stack, to close each as its body ends,
+and lists them by popping it. It breaks TRACE-ONE-NODE-PER-FORK-1: "A trace MUST
+hold one fork node for every fork that ran, in the order they ran".
+"""
 
 from typing import Any
 

@@ -1,4 +1,11 @@
-"""Completing a future wakes one of the threads blocked on it, not all (notify, not notify_all)."""
+"""Completing a future wakes one of the threads blocked on it, not all (notify, not notify_all).
+
+The waiters of a created future block on one lock that its completion releases
+once, as ``Condition.notify()`` where ``notify_all()`` was meant: the first
+waiter wakes, the others block for good. It breaks FUTURE-WAKES-WAITERS-1:
+"set_result and set_exception, called from any thread, MUST wake every thread
+blocked in wait() or fw.wait on the future".
+"""
 
 from typing import Any, TypeVar
 
@@ -15,7 +22,7 @@ CONTRACT = contract(
         "FUTURE-CREATE-1": reasons.MANY_WAITERS,
         "FUTURE-SET-EXCEPTION-1": reasons.MANY_WAITERS,
     },
-    slow=True,
+    slow=True,  # its run sleeps out many deadlines and probes' patience
 )
 
 T = TypeVar("T")

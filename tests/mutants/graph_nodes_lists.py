@@ -1,4 +1,9 @@
-"""graph_nodes gives inputs, outputs and blocks as lists, not tuples."""
+"""graph_nodes gives inputs, outputs and blocks as lists, not tuples.
+
+graph_nodes collects each node's fields in lists, the natural way to build them,
+and never freezes them. It breaks TRACE-GRAPH-NODES-1: "inputs and outputs:
+tuples of strings", "blocks: a tuple".
+"""
 
 from typing import Any
 

@@ -1,4 +1,9 @@
-"""str(traced.graph) leaves fork nodes out of the printed graph."""
+"""str(traced.graph) leaves fork nodes out of the printed graph.
+
+A graph printer that shows the computation and leaves out the nodes it takes for
+bookkeeping. It breaks TRACE-FORK-WAIT-1: "The graph's printed form,
+str(traced.graph), MUST contain the text fork when the graph holds a fork node".
+"""
 
 from typing import Any
 

@@ -1,4 +1,10 @@
-"""A task's wait on a failed subtask raises a generic error, without the subtask's message."""
+"""A task's wait on a failed subtask raises a generic error, without the subtask's message.
+
+A runtime that does not carry a subtask's exception across threads reports only
+that it failed. It breaks ERR-NESTED-1: "A failure MUST travel up through every
+level of nested forks: [...] wait on it raises an exception whose text contains
+the original message".
+"""
 
 from typing import Any
 

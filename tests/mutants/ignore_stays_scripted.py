@@ -3,6 +3,10 @@
 The implementation claims core, async and trace: scripted code that forks a
 lambda is rejected, as TorchScript rejects it, which is allowed. The mutation
 is that a function marked fw.ignore is treated as scripted code too.
+
+It breaks SCRIPT-IGNORE-1: "The call MUST run f as plain Python, [...] and fork
+inside f accepts any callable, as in plain Python (FORK-CALLABLES-1), also on an
+implementation that does not claim the dynamic profile".
 """
 
 from typing import Any

@@ -1,4 +1,10 @@
-"""Parameters fork does not pass get 0 instead of their defaults."""
+"""Parameters fork does not pass get 0 instead of their defaults.
+
+fork binds the call to the signature and fills the parameters left out with a
+zero value, as a runtime with typed slots initialised to zero does. It breaks
+KWARGS-DEFAULTS-1: "Parameters that fork does not pass MUST take their
+defaults".
+"""
 
 import inspect
 from typing import Any

@@ -1,4 +1,9 @@
-"""The trace leaves out forks that are never waited."""
+"""The trace leaves out forks that are never waited.
+
+A tracer that prunes dead code: a fork whose future no wait reads is left out of
+the graph. It breaks TRACE-UNWAITED-1: "A fork that is never waited MUST still
+be recorded as a fork node".
+"""
 
 from typing import Any
 

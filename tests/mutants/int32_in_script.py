@@ -1,4 +1,10 @@
-"""In scripted code, wait gives integer results wrapped to 32 bits, as a C int would."""
+"""In scripted code, wait gives integer results wrapped to 32 bits, as a C int would.
+
+Scripted code that keeps integers in 32-bit slots: a large result wraps around.
+It breaks SCRIPT-SAME-RESULT-1: "A scripted function MUST return what the same
+function returns in plain Python [...]. Integers in scripted code are at least
+64 bits wide".
+"""
 
 from typing import Any
 

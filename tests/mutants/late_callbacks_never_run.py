@@ -1,4 +1,10 @@
-"""add_done_callback on a future that is done already never runs the callback."""
+"""add_done_callback on a future that is done already never runs the callback.
+
+add_done_callback appends to the list of callbacks, which the completion has run
+and emptied already: the callback waits for a completion that does not come
+again. It breaks FUTURE-ADD-DONE-CALLBACK-1: "on a future that is done already
+the callback runs before add_done_callback returns".
+"""
 
 from typing import Any, TypeVar
 

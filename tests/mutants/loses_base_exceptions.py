@@ -1,4 +1,10 @@
-"""A task's BaseException that is not an Exception is lost: its future gives None."""
+"""A task's BaseException that is not an Exception is lost: its future gives None.
+
+A worker that catches ``Exception`` to fail the future and takes anything else
+for "no result": a task that raises KeyboardInterrupt, SystemExit or a
+BaseException of its own completes with None. It breaks ERR-BASE-EXCEPTION-1:
+such a task "MUST fail its future like any other failure".
+"""
 
 import functools
 from typing import Any

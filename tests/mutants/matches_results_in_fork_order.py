@@ -1,4 +1,10 @@
-"""A compiled function's waits give its forks' results in fork order, whichever future is waited."""
+"""A compiled function's waits give its forks' results in fork order, whichever future is waited.
+
+A compiler that pairs the forks and waits of a compiled function in program
+order: the first wait gets the first fork's result. It breaks NEST-LOOP-1:
+"Forks made in a loop and kept in a list[fw.Future[T]] MUST each give their own
+task's result, whatever order they are waited in".
+"""
 
 from conformance.adapter import Adapter
 from tests.mutants import _reasons as reasons

@@ -1,4 +1,9 @@
-"""Forking a module calls its forward with the positional arguments only."""
+"""Forking a module calls its forward with the positional arguments only.
+
+A launcher written for a forward that takes tensors by position calls
+``module.forward(*args)``. It breaks MODULE-FORK-1: "Forking a module MUST call
+its forward with the given arguments".
+"""
 
 from typing import Any
 

@@ -1,4 +1,10 @@
-"""fw.Module is a factory object, not a class (subclassing it still works)."""
+"""fw.Module is a factory object, not a class (subclassing it still works).
+
+An API that exports ``Module`` as a factory object: subclassing and calling it
+work, but it is not a class, so ``isinstance`` and ``issubclass`` cannot take
+it. It breaks API-NAMES-1: "An implementation MUST provide [...] Future, Module
+and ModuleList as classes".
+"""
 
 from typing import Any
 

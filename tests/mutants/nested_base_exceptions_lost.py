@@ -3,6 +3,9 @@
 The runner of nested tasks handles ``Exception`` only; its ``finally``
 completes the future with no value, so ``wait`` gives None. The caller's own
 forks are run as the reference runs them.
+
+It breaks ERR-BASE-EXCEPTION-1: such a task "MUST fail its future like any other
+failure: [...] wait raises a BaseException whose text contains its message".
 """
 
 import functools

@@ -3,6 +3,10 @@
 Each level prefixes what it passes up ("subtask failed: ...") and keeps the
 message short; a few levels keep the original message, a deep chain pushes
 it out of the text.
+
+It breaks ERR-NESTED-1: when a task does not catch its failed subtask's
+exception, "wait on it raises an exception whose text contains the original
+message, however many levels lie between".
 """
 
 from typing import Any
@@ -19,8 +23,8 @@ CONTRACT = contract(
     extras={
         "ERR-CHAIN-KEPT-1": reasons.NESTED_RUNTIME_ERROR,
         "ERR-TYPE-KEPT-1": reasons.NESTED_RUNTIME_ERROR,
-        "KWARGS-UNKNOWN-1": "a task's wait on a fork with an unknown keyword raises RuntimeError,"
-        " not TypeError",
+        "KWARGS-UNKNOWN-1": "a task's wait on a fork with an unknown keyword raises "
+        "RuntimeError, not TypeError",
         "WAIT-NOT-A-FUTURE-1": reasons.TASK_WAITS_ON_NON_FUTURE,
     },
 )

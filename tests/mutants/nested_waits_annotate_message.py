@@ -3,6 +3,10 @@
 To say which task a failure came through, a wait inside a task appends
 `` (waited in <task>)`` to the exception's first argument, on the exception
 object the future keeps: every later wait on that future raises a longer text.
+
+It breaks ERR-WAIT-AGAIN-1: "Waiting again on a failed future MUST raise again,
+every time an exception of the same type, with the same text, as the first wait
+raised".
 """
 
 from typing import Any

@@ -3,6 +3,9 @@
 To keep tracebacks short, the runtime re-raises a subtask's failure as a new
 exception of the same type and args, ``from None``: the caller's own waits
 keep the chain, a failure that comes up through a task loses it.
+
+It breaks ERR-CHAIN-KEPT-1 (a SHOULD): "when the task raised error from cause
+[...], the exception wait raises has cause as its __cause__".
 """
 
 from typing import Any

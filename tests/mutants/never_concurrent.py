@@ -1,4 +1,9 @@
-"""script compiles nothing: scripted forks run synchronously, one after the other."""
+"""script compiles nothing: scripted forks run synchronously, one after the other.
+
+Scripted code stays plain Python, whose forks run their task on the spot, as
+torch.jit.fork does outside TorchScript. It breaks ASYNC-RETURNS-EARLY-1: "In
+scripted code, fork MUST return before the forked task has finished".
+"""
 
 from typing import Any
 
@@ -16,7 +21,7 @@ CONTRACT = contract(
         "WAIT-FROM-PYTHON-1": reasons.NEEDS_EARLY_RETURN,
         "WAIT-SELF-1": "the tasks run inside fork, before their futures are published",
     },
-    slow=True,
+    slow=True,  # its run sleeps out many deadlines and probes' patience
 )
 
 

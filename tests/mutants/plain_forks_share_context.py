@@ -1,6 +1,9 @@
 """A plain-Python fork runs the task on the spot in the caller's own context, not a copy.
 
 torch.jit.fork does this outside TorchScript: what the task sets, its caller sees.
+
+It breaks CONTEXT-ISOLATED-1: "What a task sets in its context MUST NOT be seen
+by the code that forked it".
 """
 
 from typing import Any

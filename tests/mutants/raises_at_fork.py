@@ -1,4 +1,9 @@
-"""In plain Python, fork raises the task's exception itself (as eager torch.jit.fork)."""
+"""In plain Python, fork raises the task's exception itself (as eager torch.jit.fork).
+
+fork runs the task at once, which it may, but lets the task's exception out of
+fork. It breaks ERR-AT-WAIT-1: "In plain Python, an exception raised by a forked
+task MUST NOT be raised by fork, also when fork runs the task (which it may)".
+"""
 
 from typing import Any
 

@@ -3,6 +3,10 @@
 The compiled function's own forks wait until their task has started, then up to
 0.2 s for it to end; a task that failed by then has its exception raised by
 fork. (Tasks that run longer are left to run, as on the reference.)
+
+It breaks ERR-SCRIPT-AT-WAIT-1: "In scripted code, a task's exception MUST NOT
+be raised by fork: the code after fork runs, and the exception surfaces at wait
+on the task's future".
 """
 
 import threading
@@ -37,7 +41,7 @@ CONTRACT = contract(
         "WAIT-FROM-PYTHON-1": reasons.HELD_PAST_FORK,
         "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
     },
-    slow=True,
+    slow=True,  # its run sleeps out many deadlines and probes' patience
 )
 
 PATIENCE = 0.2

@@ -3,6 +3,9 @@
 Carrying an exception across threads by its type and ``args`` (as pickling
 does) works for most exceptions; one whose constructor takes keywords only
 cannot be rebuilt, and becomes a RuntimeError with its text.
+
+It breaks ERR-TYPE-KEPT-1 (a SHOULD): "The exception wait raises SHOULD be of
+the type the task raised".
 """
 
 from typing import Any

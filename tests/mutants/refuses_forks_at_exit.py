@@ -3,6 +3,9 @@
 What ``concurrent.futures`` does ("cannot schedule new futures after
 interpreter shutdown"): the tasks already forked run to the end, but a fork
 they make then raises, so their unwaited children never run.
+
+It breaks LIFECYCLE-EXIT-1: "A task that scripted code forked and that nobody
+waits on MUST run to completion before the interpreter exits".
 """
 
 import threading

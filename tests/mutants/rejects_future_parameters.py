@@ -1,4 +1,9 @@
-"""script cannot compile a function with a parameter annotated as a future or list of futures."""
+"""script cannot compile a function with a parameter annotated as a future or list of futures.
+
+A compiler whose type system has no future type for parameters. It breaks
+FUTURE-ANNOTATIONS-1: "fw.Future[T] MUST be usable as a type annotation, alone
+and inside list[...], on parameters".
+"""
 
 from typing import Any, get_args, get_origin
 

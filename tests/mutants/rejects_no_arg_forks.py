@@ -1,4 +1,9 @@
-"""fork(func) with no arguments for func raises TypeError."""
+"""fork(func) with no arguments for func raises TypeError.
+
+An argument check that takes an empty argument list for a caller's mistake. It
+breaks FORK-NO-ARGS-1: "fork(func), with no arguments for func, MUST run func()
+as a task".
+"""
 
 from typing import Any
 

@@ -1,4 +1,9 @@
-"""fork rejects what fw.script returned: compiled functions and modules cannot be forked."""
+"""fork rejects what fw.script returned: compiled functions and modules cannot be forked.
+
+A runtime that forks Python callables but not its own compiled ones. It breaks
+FORK-SCRIPTED-1: "fork MUST accept a function compiled by fw.script and a
+scripted module".
+"""
 
 import weakref
 from typing import Any

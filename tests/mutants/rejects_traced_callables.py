@@ -1,4 +1,9 @@
-"""fork rejects traced functions: only Python callables and scripted code can be forked."""
+"""fork rejects traced functions: only Python callables and scripted code can be forked.
+
+A runtime whose fork knows Python callables and compiled code, but not the
+recordings trace makes. It breaks SCRIPT-FORKS-TRACED-1: "Scripted code MUST be
+able to fork a traced function and a traced module".
+"""
 
 from typing import Any
 

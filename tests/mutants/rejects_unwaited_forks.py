@@ -1,4 +1,10 @@
-"""A compiled function that returns without waiting on a fork (and without returning it) raises."""
+"""A compiled function that returns without waiting on a fork (and without returning it) raises.
+
+Structured concurrency enforced, as a task group refuses orphans: a compiled
+function that returns while a fork of its own was neither waited nor returned
+raises. It breaks NEST-UNWAITED-1: "returning without waiting on them MUST NOT
+be an error".
+"""
 
 from typing import Any
 

@@ -1,4 +1,8 @@
-"""fork replaces a future among the task's arguments by its value, as Dask's submit does."""
+"""fork replaces a future among the task's arguments by its value, as Dask's submit does.
+
+It breaks FUTURE-ARGUMENT-1: "A future passed as an argument to a forked task
+MUST reach the task as that future (not, say, its value)".
+"""
 
 from typing import Any
 

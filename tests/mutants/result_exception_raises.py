@@ -2,6 +2,9 @@
 
 One slot holds the outcome, and "is it an exception?" decides whether wait
 returns it or raises it.
+
+It breaks FUTURE-CREATE-1: "set_result(value) MUST complete it: [...] wait(),
+value() and fw.wait(fut) each return value itself".
 """
 
 from typing import Any, TypeVar

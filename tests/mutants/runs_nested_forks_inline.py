@@ -5,6 +5,10 @@ worker runs the tasks it forks inside ``fork``, as plain Python would. The
 top-level call's forks still run in parallel, so every example passes; below
 it, fork returns only once its task has finished, and sibling subtasks never
 run at the same time.
+
+It breaks ASYNC-RETURNS-EARLY-1 ("In scripted code, fork MUST return before the
+forked task has finished") and ASYNC-CONCURRENT-1 ("In scripted code at least
+two forked tasks MUST be able to run at the same time").
 """
 
 from typing import Any

@@ -1,4 +1,9 @@
-"""The task runs twice; the second result is the one waited. (Traces are recorded as usual.)"""
+"""The task runs twice; the second result is the one waited. (Traces are recorded as usual.)
+
+A retry wrapper that runs a task again once it has ended, without looking at how
+it ended, and keeps the second result. It breaks WAIT-SAME-OBJECT-1: "the task
+MUST run exactly once however often it is waited".
+"""
 
 from typing import Any
 
@@ -27,7 +32,7 @@ CONTRACT = contract(
         "NEST-LEVELS-1": reasons.CHAIN_TWICE,
         "NEST-UNWAITED-RUNS-1": reasons.SIDE_EFFECTS_TWICE,
     },
-    slow=True,
+    slow=True,  # its runaway chains (2**1000 runs) outlive their deadline
 )
 
 

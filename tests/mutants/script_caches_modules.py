@@ -3,6 +3,10 @@
 The compiled copy of a module is cached by the module's identity, made from a
 copy of the module taken the first time: an attribute changed afterwards is
 not seen by ``fw.script(module)`` called again, where the plain module sees it.
+
+It breaks MODULE-METHOD-1: "A module's own methods MUST be forkable as bound
+methods that see the module's attributes, in plain Python and in a scripted
+module".
 """
 
 import copy

@@ -1,4 +1,9 @@
-"""script(module) returns a plain function: callable, but without forward."""
+"""script(module) returns a plain function: callable, but without forward.
+
+A compiler that treats a module as its forward, and compiles and returns that
+function. It breaks SCRIPT-MODULE-1: "fw.script(module) [...] MUST return an
+object that has a forward method and can itself be called".
+"""
 
 from typing import Any
 

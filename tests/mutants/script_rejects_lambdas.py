@@ -2,6 +2,10 @@
 
 fw.ignore functions are plain Python here (forks inside them run at once), so
 only the dynamic profile's requirement notices.
+
+TorchScript refuses lambdas; an implementation that claims the dynamic profile
+may not. It breaks SCRIPT-DYNAMIC-1: "An implementation claiming dynamic MUST
+let scripted code fork lambdas, closures and recursive functions".
 """
 
 import functools

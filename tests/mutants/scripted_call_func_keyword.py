@@ -4,6 +4,10 @@
 **kwargs)``: a scripted function whose own parameter is named ``func``,
 called (or forked) with ``func=`` as a keyword, raises ``TypeError``
 ("got multiple values for argument 'func'") instead of running.
+
+It breaks SCRIPT-SAME-RESULT-1: "A scripted function MUST return what the same
+function returns in plain Python, for any arguments the function takes, given by
+position or by keyword of any name".
 """
 
 import functools

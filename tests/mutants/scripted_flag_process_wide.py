@@ -5,6 +5,9 @@ reference does per thread; but with one flag for every thread, a call that ends 
 one thread turns it off under another thread's call still running, whose later
 forks then run on the spot, as plain Python's do (and a worker's task turns it on
 for plain Python on other threads meanwhile).
+
+It breaks ASYNC-CONCURRENT-1: "In scripted code at least two forked tasks MUST
+be able to run at the same time".
 """
 
 from typing import Any

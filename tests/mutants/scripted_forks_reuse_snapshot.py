@@ -4,6 +4,10 @@ Copying the caller's context at every fork looked costly, so each scripted
 call (and each task) copies it at its first fork and gives every later task
 a copy of that snapshot: siblings stay isolated, but a value the forking
 code sets between two forks never reaches the second task.
+
+It breaks CONTEXT-INHERITED-1 (a task "sees every context variable with the
+value that code saw when it called fork") and CONTEXT-SNAPSHOT-1 ("The copy a
+task runs in MUST be taken when fork is called").
 """
 
 import contextvars

@@ -1,4 +1,10 @@
-"""set_exception accepts anything: a non-exception fails the future with RuntimeError(str)."""
+"""set_exception accepts anything: a non-exception fails the future with RuntimeError(str).
+
+A lenient set_exception that makes an exception of what it is given
+(``RuntimeError(str(x))``) instead of refusing it. It breaks
+FUTURE-SET-EXCEPTION-1: "Given anything that is not an exception instance [...],
+set_exception MUST raise an Exception and MUST leave the future not done".
+"""
 
 from typing import Any, TypeVar
 

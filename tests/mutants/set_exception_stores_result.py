@@ -1,4 +1,10 @@
-"""set_exception stores the exception as the future's value: wait returns it instead of raising."""
+"""set_exception stores the exception as the future's value: wait returns it instead of raising.
+
+One slot for the outcome and no mark of failure: set_exception stores the
+exception where set_result stores a value. It breaks FUTURE-SET-EXCEPTION-1:
+"set_exception(error) [...] MUST complete the future with that failure: [...]
+wait(), value() and fw.wait(fut) each raise error itself".
+"""
 
 from typing import TypeVar
 

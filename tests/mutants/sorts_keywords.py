@@ -4,6 +4,9 @@ The runtime keeps a task's call in a canonical form (keywords sorted, as a
 cache key or a serialised call would have them): named parameters are bound
 the same either way, but a ``**kwargs`` parameter sees another order than a
 direct call gives.
+
+It breaks KWARGS-PERMUTATIONS-1: "Positional and keyword arguments given to fork
+MUST reach the function exactly as in a direct call, in every mix and order".
 """
 
 from typing import Any

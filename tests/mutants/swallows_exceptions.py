@@ -1,4 +1,11 @@
-"""wait returns None for a failed task instead of raising."""
+"""wait returns None for a failed task instead of raising.
+
+A runtime that logs a task's failure and moves on. It breaks ERR-AT-WAIT-1
+("wait on the task's future MUST raise it"), ERR-SCRIPT-AT-WAIT-1 (in scripted
+code "the exception surfaces at wait on the task's future"), ERR-WAIT-AGAIN-1
+("Waiting again on a failed future MUST raise again") and ERR-NESTED-1 ("A
+failure MUST travel up through every level of nested forks").
+"""
 
 from typing import Any
 

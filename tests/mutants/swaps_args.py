@@ -1,4 +1,9 @@
-"""fork passes the first two positional arguments in the wrong order."""
+"""fork passes the first two positional arguments in the wrong order.
+
+A launcher that builds the call from a stack popped in the wrong order. It
+breaks KWARGS-PERMUTATIONS-1: "Positional and keyword arguments given to fork
+MUST reach the function exactly as in a direct call".
+"""
 
 from typing import Any
 

@@ -1,4 +1,10 @@
-"""Tasks run in an empty context: a task sees no context variable of the code that forked it."""
+"""Tasks run in an empty context: a task sees no context variable of the code that forked it.
+
+Tasks run as a new ``threading.Thread`` does before Python 3.14, or as a pool
+that does not copy its callers' contexts runs them. It breaks
+CONTEXT-INHERITED-1: "A task MUST run in a copy of the context of the code that
+forked it".
+"""
 
 import contextvars
 import functools

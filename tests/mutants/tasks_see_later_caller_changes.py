@@ -4,6 +4,10 @@ A runtime that shares the caller's context variables with its tasks by
 reference behaves so. Here: whenever code that is not a task returns from an
 ``fw.ignore`` helper, its context is published; a task forked by that thread
 takes the latest published values before each ``fw.ignore`` helper it calls.
+
+It breaks CONTEXT-SNAPSHOT-1: "The copy a task runs in MUST be taken when fork
+is called: what the forking code sets afterwards, while the task runs, the task
+does not see".
 """
 
 import contextvars

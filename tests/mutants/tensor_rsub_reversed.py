@@ -1,4 +1,10 @@
-"""int - tensor computes tensor - int: the reflected subtraction has its operands swapped."""
+"""int - tensor computes tensor - int: the reflected subtraction has its operands swapped.
+
+``Tensor.__rsub__`` written as ``self - other``, copied from ``__radd__`` and
+``__rmul__``, for which the order does not matter. It breaks TRACE-TENSOR-1: the
+three operators "MUST work on such tensors elementwise, [...] between a tensor
+and a Python int on either side".
+"""
 
 import reference_impl as ref
 from conformance.adapter import Adapter

@@ -1,4 +1,8 @@
-"""then calls its callback with the future's value, not with the future."""
+"""then calls its callback with the future's value, not with the future.
+
+then modelled on promises' ``then(onFulfilled)``, which passes the value. It
+breaks FUTURE-THEN-1: "callback receives fut itself".
+"""
 
 from typing import Any, TypeVar
 

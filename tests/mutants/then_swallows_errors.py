@@ -1,4 +1,9 @@
-"""A then callback that raises completes the new future with None instead of failing it."""
+"""A then callback that raises completes the new future with None instead of failing it.
+
+then's wrapper of the callback logs an error and moves on. It breaks
+FUTURE-THEN-ERROR-1: "When the callback given to then raises [...], the future
+then returned MUST fail".
+"""
 
 from typing import Any, TypeVar
 

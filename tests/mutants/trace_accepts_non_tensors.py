@@ -1,4 +1,9 @@
-"""trace accepts example inputs that are not tensors, and records a constant function for them."""
+"""trace accepts example inputs that are not tensors, and records a constant function for them.
+
+A tracer that takes whatever it cannot trace for a constant. It breaks
+TRACE-INPUTS-1: "fw.trace MUST raise an exception (of any type) when an example
+input is not a tensor".
+"""
 
 from typing import Any
 

@@ -1,4 +1,9 @@
-"""trace takes its example inputs only as a tuple: a single tensor raises TypeError."""
+"""trace takes its example inputs only as a tuple: a single tensor raises TypeError.
+
+It breaks TRACE-API-1: "fw.trace(func, example_inputs) MUST accept as
+example_inputs a tuple of tensors, one for each parameter of func, or a single
+tensor for a func of one parameter".
+"""
 
 from typing import Any
 

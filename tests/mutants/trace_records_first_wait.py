@@ -2,6 +2,9 @@
 
 Memoised: the value a future gave is looked up instead of waited again, so a
 traced function that waits twice on one future holds one wait node.
+
+It breaks TRACE-FORK-WAIT-1: "For every wait that ran while tracing, the graph
+MUST hold one wait node".
 """
 
 from typing import Any

@@ -1,4 +1,9 @@
-"""A traced function returns what the tracing run returned, whatever its inputs."""
+"""A traced function returns what the tracing run returned, whatever its inputs.
+
+A cache keyed on nothing: the traced function gives back the output of the
+tracing run. It breaks TRACE-RERUN-1: "Calling a traced function on new inputs
+MUST give what the function gives in plain Python on those inputs".
+"""
 
 from typing import Any
 

@@ -1,4 +1,9 @@
-"""While tracing, a forked module runs untraced: its result is recorded as a constant."""
+"""While tracing, a forked module runs untraced: its result is recorded as a constant.
+
+A tracer that treats modules as opaque leaves runs a forked module with
+recording off. It breaks TRACE-MODULE-1: "Forking a fw.Module inside a traced
+function MUST record the module's computation in the fork's subgraph".
+"""
 
 from typing import Any
 

@@ -1,4 +1,10 @@
-"""Traces without fork nodes: forked bodies are inlined."""
+"""Traces without fork nodes: forked bodies are inlined.
+
+A tracer that records a fork as a plain call. It breaks TRACE-FORK-WAIT-1 ("the
+graph MUST hold one wait node, whose input is the output of the fork node of the
+future it waited") and TRACE-ONE-NODE-PER-FORK-1 ("A trace MUST hold one fork
+node for every fork that ran").
+"""
 
 from typing import Any
 

@@ -2,6 +2,9 @@
 
 Memoised state: the table is cleared and refilled at each call instead of
 made anew, so calls from several threads at once read each other's values.
+
+It breaks TRACE-RERUN-1: "Calling a traced function on new inputs MUST give what
+the function gives in plain Python on those inputs".
 """
 
 from typing import Any

@@ -1,4 +1,9 @@
-"""value() on a future that is not done returns None, as if None had been set."""
+"""value() on a future that is not done returns None, as if None had been set.
+
+value() reads the result slot without looking at the state. It breaks
+FUTURE-VALUE-NOT-DONE-1: "value() on a future that is not done MUST raise an
+Exception".
+"""
 
 from typing import Any, TypeVar
 

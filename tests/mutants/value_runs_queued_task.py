@@ -3,6 +3,10 @@
 As ``wait`` does (help-while-waiting): ``value()`` raises only for a task
 already running elsewhere; a task still queued is run on the calling thread,
 which blocks until it ends, and its value is returned.
+
+It breaks FUTURE-VALUE-NOT-DONE-1: value() on a future that is not done "MUST
+NOT block [...]. This holds for [...] a future returned by fork whose task is
+still queued".
 """
 
 from typing import Any

@@ -1,4 +1,9 @@
-"""value() on a forked future whose task still runs waits for the task instead of raising."""
+"""value() on a forked future whose task still runs waits for the task instead of raising.
+
+value() waits for a task that still runs, since it will finish anyway. It breaks
+FUTURE-VALUE-NOT-DONE-1: "value() on a future that is not done MUST raise an
+Exception [...], MUST NOT block".
+"""
 
 from typing import Any
 

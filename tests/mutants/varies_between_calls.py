@@ -1,4 +1,10 @@
-"""Every second call of a compiled function hands its forks' results out in reverse fork order."""
+"""Every second call of a compiled function hands its forks' results out in reverse fork order.
+
+A runtime whose results depend on state left by the previous call (here, which
+end of its list of forks a wait takes from). It breaks DET-PURE-1: "A program
+whose forked functions are pure [...] MUST give the same result on every run,
+and the result of plain Python".
+"""
 
 from typing import Any
 

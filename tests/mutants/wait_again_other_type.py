@@ -1,4 +1,11 @@
-"""A failed future's later waits raise a RuntimeError with the same text, not the first type."""
+"""A failed future's later waits raise a RuntimeError with the same text, not the first type.
+
+A failed future that keeps only its exception's text after the first wait (to
+drop the traceback it holds): later waits raise a RuntimeError made from it. It
+breaks ERR-WAIT-AGAIN-1: "Waiting again on a failed future MUST raise again,
+every time an exception of the same type, with the same text, as the first wait
+raised".
+"""
 
 import weakref
 from typing import Any

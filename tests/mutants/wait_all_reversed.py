@@ -1,4 +1,9 @@
-"""wait_all returns the values in reverse order."""
+"""wait_all returns the values in reverse order.
+
+wait_all collects the values by popping a stack of futures. It breaks
+FUTURE-WAIT-ALL-1: "fw.wait_all(futures) MUST return the values in the order of
+futures".
+"""
 
 from typing import Any
 

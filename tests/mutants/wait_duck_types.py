@@ -2,6 +2,9 @@
 
 Duck typing instead of ``isinstance``: a ``concurrent.futures.Future``
 without ``wait`` still raises, but any object with a ``wait()`` is "waited".
+
+It breaks WAIT-NOT-A-FUTURE-1: "wait on anything that is not a future MUST raise
+TypeError".
 """
 
 from typing import Any

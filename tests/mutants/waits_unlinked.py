@@ -1,4 +1,10 @@
-"""In graph_nodes, a wait node's input is not the name its fork node's future has."""
+"""In graph_nodes, a wait node's input is not the name its fork node's future has.
+
+A tracer that names each node's values on its own, so a wait node names its
+future otherwise than the fork that made it. It breaks TRACE-FORK-WAIT-1: "the
+graph MUST hold one wait node, whose input is the output of the fork node of the
+future it waited".
+"""
 
 from typing import Any
 

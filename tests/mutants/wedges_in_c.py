@@ -6,6 +6,10 @@ function deadlocks with it. Here the waiting thread hangs in C with the GIL
 held once the task needs Python; no Python-level timeout can fire, so only the
 suite's watchdog, which needs no GIL, ends it. Waits on tasks that never call
 Python while waited work as on the reference.
+
+It breaks WAIT-FROM-PYTHON-1: "A future that scripted code returns while its
+task is still running MUST be waitable from plain Python with fw.wait, and give
+the task's value".
 """
 
 import ctypes
@@ -34,7 +38,7 @@ CONTRACT = contract(
         "hang only if it does so while one of them waits",
         "SCRIPT-IGNORE-1": "the probe's ignored function may run while a Python wait holds on",
     },
-    slow=True,
+    slow=True,  # its wedged waits hang until the watchdog ends them
 )
 
 # PyDLL keeps the GIL during the call, unlike CDLL

@@ -1,4 +1,9 @@
-"""fork returns its own handle type, which is not an fw.Future."""
+"""fork returns its own handle type, which is not an fw.Future.
+
+A runtime built on another library's futures returns a thin handle of its own,
+which its wait and collect_all unwrap. It breaks FORK-RETURNS-FUTURE-1: "fork
+MUST return an instance of fw.Future, in plain Python and in scripted code".
+"""
 
 from __future__ import annotations
 
