@@ -55,14 +55,7 @@ class ProbesDirective(SphinxDirective):
         section = probes_node(classes=["forkwait-probes"])
         section["req_id"] = req_id
         self.set_source_info(section)
-        if (
-            self.content
-            and not (Path(self.env.srcdir) / probe_file(self.env.docname, req_id)).exists()
-        ):
-            # until every page's probes are moved to their files
-            self.state.nested_parse(self.content, self.content_offset, section)
-        else:
-            self.state.nested_parse(self._probe_lines(req_id), 0, section)
+        self.state.nested_parse(self._probe_lines(req_id), 0, section)
         group = PROBE_GROUP_PREFIX + req_id
         tests = 0
         for block in section.findall(nodes.Element):
