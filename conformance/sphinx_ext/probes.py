@@ -79,6 +79,7 @@ class ProbesDirective(SphinxDirective):
         """The probe file's lines, each carrying the file and its line (as ``include`` does)."""
         relative = probe_file(self.env.docname, req_id)
         path = Path(self.env.srcdir) / relative
+        self.env.note_dependency(path)  # also while it is missing: the page is read until it is
         if self.content:
             raise self.error(
                 f"probes of {req_id}: the directive has content; a rule's probes live in "
@@ -97,7 +98,6 @@ class ProbesDirective(SphinxDirective):
             ) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise self.error(f"probes of {req_id}: cannot read {path}: {exc}") from None
-        self.env.note_dependency(path)
         if not text.strip():
             raise self.error(f"probes of {req_id}: {path} is empty")
         lines = string2lines(text, self.state.document.settings.tab_width, convert_whitespace=True)
