@@ -38,7 +38,8 @@ warnings.filterwarnings("ignore", module="sphinx_autodoc_typehints", message=".*
 html_theme = "furo"
 html_static_path = [str(HERE / "_static")]
 html_title = "forkwait spec"
-exclude_patterns = ["_build"]
+# probes/: each rule's probes, parsed into its page by the probes directive
+exclude_patterns = ["_build", "probes"]
 nitpicky = False
 
 # Every example runs in a namespace that starts with this, in every group: ``fw`` is

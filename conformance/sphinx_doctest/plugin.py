@@ -28,6 +28,7 @@ from conformance.sphinx_doctest.evaluators import (
     prepare,
     with_headline,
 )
+from conformance.sphinx_doctest.failures import shown
 from conformance.sphinx_doctest.project import SphinxSource
 from conformance.sphinx_doctest.runners import install_interrupt_handler
 
@@ -134,12 +135,17 @@ def describe_items(items: list[pytest.Item]) -> None:
         example.nodeid = item.nodeid
         # reports are headed by the test's name (``testcode:line12``), not by sybil's
         # "file line=N column=M"; pytest caches ``location`` per item (a cached_property)
+        code = example.spec.code
         path = paths.get(item.path)
         if path is None:
             path = paths[item.path] = item.location[0]
+        held_in = code.location.path if code is not None and code.location.line else None
+        if held_in is not None and held_in != item.path:  # a block from an included file:
+            path = paths.get(held_in)  # its line is that file's, so is the location
+            if path is None:
+                path = paths[held_in] = shown(held_in, item.config.rootpath)
         line = example.spec.line
         item.__dict__["location"] = (path, None if line is None else line - 1, item.name)
-        code = example.spec.code
         item.user_properties[:0] = [
             ("sphinx_file", code.filename if code else ""),
             ("sphinx_line", "" if code is None or code.lineno is None else str(code.lineno)),

@@ -20,6 +20,7 @@ def test_the_recorded_mutants_are_the_mutant_suites() -> None:
 def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text(
         "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements']\n"
+        "exclude_patterns = ['probes']\n"
     )
     mutants = {
         "format": 1,
@@ -33,7 +34,9 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
         ".. requirement:: {id}\n   :profile: core\n   :level: MUST\n\n   It MUST.\n\n"
         ".. testcode::\n\n   print(1)\n\n.. testoutput::\n\n   1\n\n"
     )
-    probes = ".. probes:: ONE-1\n\n   More.\n\n   .. testcode::\n\n      pass\n\n"
+    probes = ".. probes:: ONE-1\n\n"
+    (tmp_path / "probes" / "index").mkdir(parents=True)
+    (tmp_path / "probes" / "index" / "ONE-1.rst").write_text("More.\n\n.. testcode::\n\n   pass\n")
     (tmp_path / "index.rst").write_text(
         "T\n=\n\n" + rule.format(id="ONE-1") + probes + rule.format(id="TWO-1")
         + ".. mutation-coverage:: m.json\n"
