@@ -1,7 +1,7 @@
-"""Tracing, a room of the reference: ``trace`` records forks and waits as a graph.
+"""Tracing, an extension of the reference: ``trace`` records forks and waits as a graph.
 
-Modules: ``scope`` (the trace being recorded on a thread: the room ``fork``
-and ``wait`` hand over to while it is set), ``graph`` (the graph IR, printed
+Modules: ``scope`` (the trace being recorded on a thread: the interceptor
+``fork`` and ``wait`` hand over to while it is set), ``graph`` (the graph IR, printed
 as TorchScript prints its graphs, and drawn as DOT), ``tensor`` (the small
 value type whose operations a trace records) and ``trace`` (``trace`` itself,
 the traced function that interprets its graph, and the portable view of its

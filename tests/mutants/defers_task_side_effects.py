@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 
 DELAY = 0.2
@@ -17,7 +17,7 @@ def ignore(func: Any) -> Any:
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if returns_nothing and state.scripted and state.current is not None:
+        if returns_nothing and local.state.scripted and local.state.current is not None:
             later = threading.Timer(DELAY, func, args, kwargs)
             later.daemon = True
             later.start()

@@ -10,7 +10,7 @@ for plain Python on other threads meanwhile).
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import ThreadContext
+from reference_impl._thread_state import ThreadState
 from tests.mutants._base import mutant
 
 _flag = [False]  # the mutation: shared by every thread
@@ -32,6 +32,6 @@ def _init(self: Any) -> None:
 
 
 def adapter() -> Adapter:
-    ThreadContext.scripted = property(_get, _set)  # type: ignore[assignment, misc]
-    ThreadContext.__init__ = _init  # type: ignore[method-assign]
+    ThreadState.scripted = property(_get, _set)  # type: ignore[assignment, misc]
+    ThreadState.__init__ = _init  # type: ignore[method-assign]
     return mutant("scripted-flag-process-wide")
