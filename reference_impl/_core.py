@@ -1,16 +1,17 @@
 """The machinery under every Future: how its task runs, how it completes, how waiters wait.
 
-A future is of one :class:`Kind`, fixed when it is made (the table below says
-who completes each).
+A future is of one :class:`Kind`, fixed when it is made: a scripted task, a
+plain task or a promise (``Kind`` says who completes each).
 
 A *task* (made by ``fork``) holds its function, its arguments and a copy of the
 forking caller's ``contextvars`` context, in which it runs wherever it runs.
-A scripted task is claimed by whoever first pops the one token of its
-``_claim`` list (a pop is one atomic step, and far cheaper than a lock per
-task): a pool worker, or a ``wait`` that finds it not started and runs it
-inline on its own stack (help-while-waiting), so nested waits never exhaust
-the pool. Whoever it is, it runs the task through the one method that defines
-running a task, ``Core._run_if_pending``.
+A plain task runs at once, inside ``fork``. A scripted task is claimed by
+whoever first pops the one token of its ``_claim`` list (a pop is one atomic
+step, and far cheaper than a lock per task): a pool worker, or a ``wait`` that
+finds it not started and runs it inline on its own stack
+(help-while-waiting), so nested waits never exhaust the pool. Whoever it is,
+it runs the task through the one method that defines running a task,
+``Core._run_if_pending``.
 
 A *promise* (``Future()``, ``then``, ``collect_all``) has no function; it is
 completed by ``set_result``/``set_exception`` or by the callback behind

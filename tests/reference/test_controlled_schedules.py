@@ -46,8 +46,8 @@ def test_the_same_schedule_gives_the_same_event_log_every_time(spec: str) -> Non
     ],
 )
 def test_each_policy_keeps_its_exact_interleaving(spec: str, digest: str) -> None:
-    """The logs the policies produced before their runnable sets were indexed: a
-    faster scheduler must explore exactly the same interleavings."""
+    """Each policy's log of fib(6), pinned: a schedule's name means the same interleaving
+    in every version, so a failure found under it replays after the scheduler changes."""
     result, log = fw.run_scheduled(spec, fib, 6)
     assert result == 8
     assert hashlib.sha256("\n".join(log).encode()).hexdigest()[:16] == digest
