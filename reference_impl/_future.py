@@ -177,7 +177,8 @@ def run_now(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     with the value or the exception.
     """
     future = new_task(func, args, kwargs)
-    future._kind, future._claim = PLAIN_TASK, None  # nobody else can see it: nothing to claim
+    future._kind = PLAIN_TASK
+    future._claim = None  # nobody else can see it: nothing to claim
     thread = local.state
     if thread.depth >= MAX_NESTED and thread.scope is None:
         helper = future.run_elsewhere()  # on an empty stack; this fork still returns it done

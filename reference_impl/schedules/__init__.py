@@ -40,32 +40,24 @@ not fork), ``carriers`` (its greenlets), ``events`` (its log), ``policies`` and
 """
 
 from reference_impl import _interceptors
-from reference_impl.schedules.controlled import ControlledRun, ScheduleStopped, active_run
+from reference_impl.schedules.controlled import ScheduleStopped, active_run
 from reference_impl.schedules.explorer import (
     ENV_SCHEDULE,
     SCHEDULER,
     default_schedules,
-    run_controlled,
     run_scheduled,
-    schedule_for,
     use_schedule,
 )
-from reference_impl.schedules.policies import PCT_HORIZON, Policy, Task, parse_schedule
+from reference_impl.schedules.policies import parse_schedule
 
 _interceptors.install_scheduler(SCHEDULER)
 
 __all__ = [
     "ENV_SCHEDULE",
-    "PCT_HORIZON",
-    "ControlledRun",
-    "Policy",
     "ScheduleStopped",
-    "Task",
     "active_run",
     "default_schedules",
     "parse_schedule",
-    "run_controlled",
     "run_scheduled",
-    "schedule_for",
     "use_schedule",
 ]

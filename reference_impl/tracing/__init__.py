@@ -8,23 +8,18 @@ the traced function that interprets its graph, and the portable view of its
 nodes, ``graph_nodes``).
 """
 
-from reference_impl.tracing.graph import Graph
-from reference_impl.tracing.scope import Scope, TracingError, active_scope, recording
+from reference_impl.tracing.scope import TracingError, active_scope
 from reference_impl.tracing.tensor import Tensor, TracerWarning, tensor
-from reference_impl.tracing.trace import GraphNode, TracedFunction, graph_nodes, run_graph, trace
+from reference_impl.tracing.trace import GraphNode, TracedFunction, graph_nodes, trace
 
 __all__ = [
-    "Graph",
     "GraphNode",
-    "Scope",
     "Tensor",
     "TracedFunction",
     "TracerWarning",
     "TracingError",
     "active_scope",
     "graph_nodes",
-    "recording",
-    "run_graph",
     "tensor",
     "trace",
 ]
