@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from conformance.adapter import Adapter, fw_from
 from conformance.catalog.expectations import load_entries
 
-#: what ThreadPoolExecutor is known to fail, each with what was measured
+#: what ThreadPoolExecutor is known to fail, each with the reason
 XFAILS_FILE = Path(__file__).with_name("threads_xfails.toml")
 #: what hangs on it (a wait that needs a thread the pool no longer has): never run
 SKIPS_FILE = Path(__file__).with_name("threads_skips.toml")

@@ -78,12 +78,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     Sphinx's environment, the doctrees and the items live to the end of the run,
     yet every full collection during the run would walk them again: frozen
-    (``gc.freeze``), a run of 2,000 small tests takes about 13% less. Only the
-    young generations are searched for garbage first: a full search walks all
-    of it once more (3% of such a run), to find what older garbage there is
-    (135 objects there), which is frozen with the rest. A session that also
-    collected other tests is left as it is: their module-level objects must
-    stay collectable.
+    (``gc.freeze``), no collection walks them. Only the young generations are
+    searched for garbage first: a full search would walk all of it once more,
+    to find the little older garbage there is, which is frozen with the rest.
+    A session that also collected other tests is left as it is: their
+    module-level objects must stay collectable.
     """
     if session.items and all(sphinx_example(item) for item in session.items):
         gc.collect(1)

@@ -17,7 +17,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -29,7 +29,7 @@ _registered = False
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     global _registered
     future = ref.fork(func, *args, **kwargs)  # creates the pool, and its exit hook, first
-    if state.scripted and not _registered and "pytest" not in sys.modules:
+    if local.state.scripted and not _registered and "pytest" not in sys.modules:
         threading._register_atexit(os._exit, 0)  # type: ignore[attr-defined]
         _registered = True
     return future

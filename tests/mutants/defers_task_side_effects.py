@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -39,7 +39,7 @@ def ignore(func: Any) -> Any:
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if returns_nothing and state.scripted and state.current is not None:
+        if returns_nothing and local.state.scripted and local.state.current is not None:
             later = threading.Timer(DELAY, func, args, kwargs)
             later.daemon = True
             later.start()

@@ -14,7 +14,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local, state
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -36,7 +36,7 @@ CONTRACT = contract(
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if state.current is None or local.context.scope is not None or not callable(func):
+    if local.state.current is None or local.state.scope is not None or not callable(func):
         return ref.fork(func, *args, **kwargs)
     value = func(*args, **kwargs)  # the mutation: an exception here leaves fork
     done: Any = ref.Future()

@@ -31,7 +31,7 @@ T = TypeVar("T")
 class Future(ref.Future[T], metaclass=AnyFuture):
     __slots__ = ()
 
-    def _wait_for_others(self, context: Any) -> None:
+    def _wait_for_others(self, thread: Any) -> None:
         with core._settle_lock:
             waker = self._waker
             if waker is None:

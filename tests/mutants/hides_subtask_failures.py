@@ -10,7 +10,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -35,7 +35,7 @@ class SubtaskFailed(RuntimeError):
 
 
 def wait(future: Any) -> Any:
-    if state.current is None:  # not inside a task
+    if local.state.current is None:  # not inside a task
         return ref.wait(future)
     try:
         return ref.wait(future)

@@ -13,7 +13,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -21,7 +21,7 @@ CONTRACT = contract("SCRIPT-IGNORE-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if state.scripted and getattr(func, "__name__", "") == "<lambda>":
+    if local.state.scripted and getattr(func, "__name__", "") == "<lambda>":
         raise TypeError("scripted code cannot fork a lambda")
     return ref.fork(func, *args, **kwargs)
 

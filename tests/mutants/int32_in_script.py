@@ -10,7 +10,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -24,7 +24,7 @@ CONTRACT = contract(
 
 def wait(future: Any) -> Any:
     value = ref.wait(future)
-    if state.scripted and type(value) is int:
+    if local.state.scripted and type(value) is int:
         return (value + 2**31) % 2**32 - 2**31
     return value
 

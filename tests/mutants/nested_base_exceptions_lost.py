@@ -13,7 +13,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -39,7 +39,7 @@ def _guarded(func: Any) -> Any:
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if state.current is None or not callable(func):
+    if local.state.current is None or not callable(func):
         return ref.fork(func, *args, **kwargs)
     return ref.fork(_guarded(func), *args, **kwargs)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -34,7 +34,7 @@ def wait(future: Any, /) -> Any:
     try:
         return ref.wait(future)
     except Exception as error:
-        if state.current is None:  # the caller's own wait: as the reference
+        if local.state.current is None:  # the caller's own wait: as the reference
             raise
         text = ("subtask failed: " + str(error))[:200]  # the mutation: the tail is lost
         raise RuntimeError(text) from error

@@ -14,7 +14,7 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._errors import describe_callable
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -25,7 +25,7 @@ def wait(future: Any, /) -> Any:
     try:
         return ref.wait(future)
     except BaseException as error:
-        current = state.current
+        current = local.state.current
         if current is not None and error.args and isinstance(error.args[0], str):
             where = describe_callable(current._func)
             error.args = (f"{error.args[0]} (waited in {where})", *error.args[1:])  # mutation

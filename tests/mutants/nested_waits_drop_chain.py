@@ -12,7 +12,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -26,7 +26,7 @@ def wait(future: Any, /) -> Any:
     try:
         return ref.wait(future)
     except Exception as error:
-        if state.current is None:
+        if local.state.current is None:
             raise
         try:
             copy = type(error)(*error.args)

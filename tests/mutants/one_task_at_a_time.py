@@ -17,7 +17,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -59,7 +59,7 @@ def _taking_turns(func: Any) -> Any:
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if state.scripted and callable(func):
+    if local.state.scripted and callable(func):
         func = _taking_turns(func)
     return ref.fork(func, *args, **kwargs)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -24,8 +24,8 @@ CONTRACT = contract(
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    context = local.context
-    plain = not context.scripted and context.scope is None and context.run is None
+    thread = local.state
+    plain = not thread.scripted and thread.scope is None and thread.run is None
     if not plain or not callable(func):
         return ref.fork(func, *args, **kwargs)
     future: Any = ref.Future()

@@ -9,7 +9,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from reference_impl.tracing.scope import active_scope
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
@@ -27,7 +27,7 @@ CONTRACT = contract(
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = ref.fork(func, *args, **kwargs)
-    if not state.scripted and active_scope() is None and future.done():
+    if not local.state.scripted and active_scope() is None and future.done():
         ref.wait(future)  # re-raises here, at fork
     return future
 

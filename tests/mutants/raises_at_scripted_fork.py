@@ -15,7 +15,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
@@ -48,7 +48,7 @@ PATIENCE = 0.2
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if not (state.scripted and state.current is None and callable(func)):
+    if not (local.state.scripted and local.state.current is None and callable(func)):
         return ref.fork(func, *args, **kwargs)
     started = threading.Event()
 

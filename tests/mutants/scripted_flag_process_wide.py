@@ -13,7 +13,7 @@ be able to run at the same time".
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import ThreadContext
+from reference_impl._thread_state import ThreadState
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -38,6 +38,6 @@ def _init(self: Any) -> None:
 
 
 def adapter() -> Adapter:
-    ThreadContext.scripted = property(_get, _set)  # type: ignore[assignment, misc]
-    ThreadContext.__init__ = _init  # type: ignore[method-assign]
+    ThreadState.scripted = property(_get, _set)  # type: ignore[assignment, misc]
+    ThreadState.__init__ = _init  # type: ignore[method-assign]
     return mutant("scripted-flag-process-wide")

@@ -17,7 +17,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local, state
+from reference_impl._thread_state import local
 from tests.mutants._base import TopLevelScript, mutant
 from tests.mutants._contract import contract
 
@@ -32,9 +32,9 @@ def _run_in(context: contextvars.Context, func: Any, /, *args: Any, **kwargs: An
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if not state.scripted or local.context.scope is not None or not callable(func):
+    if not local.state.scripted or local.state.scope is not None or not callable(func):
         return ref.fork(func, *args, **kwargs)
-    key = state.current if state.current is not None else getattr(_calls, "call", None)
+    key = local.state.current if local.state.current is not None else getattr(_calls, "call", None)
     snapshot = _memo.setdefault(key, contextvars.copy_context())  # the mutation: taken once
     return ref.fork(_run_in, snapshot.copy(), func, *args, **kwargs)
 

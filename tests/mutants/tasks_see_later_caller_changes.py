@@ -17,7 +17,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -37,11 +37,11 @@ def ignore(func: Any) -> Any:
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
         forker = getattr(_forker, "ident", None)
-        if state.current is not None and forker in _published:
+        if local.state.current is not None and forker in _published:
             for var, value in _published[forker].items():
                 var.set(value)  # the mutation: the caller's later changes reach the task
         result = func(*args, **kwargs)
-        if state.current is None:
+        if local.state.current is None:
             _published[threading.get_ident()] = contextvars.copy_context()
         return result
 
@@ -49,7 +49,7 @@ def ignore(func: Any) -> Any:
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if not callable(func) or state.current is not None:
+    if not callable(func) or local.state.current is not None:
         return ref.fork(func, *args, **kwargs)
     forker = threading.get_ident()
 

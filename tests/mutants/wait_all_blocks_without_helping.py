@@ -17,7 +17,7 @@ from conformance.adapter import Adapter
 from reference_impl import _api
 from reference_impl._callbacks import Entry, add, countdown
 from reference_impl._core import _DONE
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -41,11 +41,11 @@ def wait_all(futures: list[Any], /) -> list[Any]:
         all_done = countdown(len(checked), lambda: gate._settle(None, None))
         for future in checked:
             add(future, Entry(one_done))
-        context = local.context
-        if context.run is not None:
-            context.run.complete(gate)
+        thread = local.state
+        if thread.run is not None:
+            thread.run.wait_until_done(gate)
         else:
-            gate._complete(context)
+            gate._wait_until_done(thread)
     for future in checked:
         if future._state == _DONE and future._exception is not None:
             future._outcome()

@@ -16,7 +16,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -47,7 +47,7 @@ def _notify(future: Any) -> None:
 
 
 def wait(future: Any, /) -> Any:
-    if isinstance(future, ref.Future) and state.current is None and not future.done():
+    if isinstance(future, ref.Future) and local.state.current is None and not future.done():
         with _lock:
             condition = _conditions.get(id(future))
             if condition is None:

@@ -21,7 +21,8 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._core import SCRIPTED_TASK
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
@@ -48,7 +49,7 @@ _task_needs_python = threading.Event()
 
 
 def _enter_python() -> None:
-    if _waiting_in_c.is_set() and state.current is not None:
+    if _waiting_in_c.is_set() and local.state.current is not None:
         _task_needs_python.set()
         threading.Event().wait()  # this task never gets the GIL back
 
@@ -72,8 +73,8 @@ def _wedge() -> None:
 
 
 def wait(future: Any) -> Any:
-    made_by_scripted_code = isinstance(future, ref.Future) and future._lock is not None
-    in_plain_python = not state.scripted and state.current is None
+    made_by_scripted_code = isinstance(future, ref.Future) and future._kind is SCRIPTED_TASK
+    in_plain_python = not local.state.scripted and local.state.current is None
     if made_by_scripted_code and in_plain_python and not future.done():
         _waiting_in_c.set()
         try:

@@ -208,19 +208,19 @@ def test_the_conformance_layers_hold(project: Graph) -> None:
     assert layer_violations(project) == []
 
 
-def test_the_reference_core_imports_no_room(project: Graph) -> None:
-    rooms = ("reference_impl.schedules", "reference_impl.tracing")
+def test_the_reference_core_imports_no_extension(project: Graph) -> None:
+    """Tracing and schedules plug into the core through ``_interceptors``, never the reverse."""
+    extensions = ("reference_impl.schedules", "reference_impl.tracing")
     core = [m for m in project if m.startswith("reference_impl._")]
-    old_paths = {"reference_impl._graph", "reference_impl._tracing"}  # re-exports for mutants
-    assert len(core) >= 9
-    imports_of_rooms = {
+    assert "reference_impl._interceptors" in core
+    assert len(core) >= 10
+    imports_of_extensions = {
         f"{module} imports {target} ({where})"
         for module in core
-        if module not in old_paths
         for target, where in project[module].items()
-        if target.startswith(rooms)
+        if target.startswith(extensions)
     }
-    assert imports_of_rooms == set()
+    assert imports_of_extensions == set()
 
 
 # -- the checks catch what they are for --------------------------------------------------------

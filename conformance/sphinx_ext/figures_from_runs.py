@@ -1,4 +1,4 @@
-"""Pictures in the spec drawn from real runs of the reference, at docs build time.
+"""The spec's figures, drawn from real runs of the reference at docs build time.
 
 ``.. traced-graph::`` shows a program, traces it with the reference's
 ``fw.trace`` and draws the graph that trace recorded (``Graph.to_dot()``,

@@ -1,11 +1,12 @@
-"""The hook the core owns, by which the optional rooms (tracing, schedules) plug in.
+"""The hook the core owns, by which the optional extensions (tracing, schedules) plug in.
 
-The core never imports a room. A room plugs in at two places:
+The core never imports an extension. An extension plugs in at two places:
 
-* A thread's context (``_state.ThreadContext``) has two slots, ``scope`` (the
-  trace being recorded) and ``run`` (the controlled run this thread's scripted
-  code belongs to). While one is set, ``fork`` and ``wait`` hand over to it: a
-  :class:`Room`. A trace comes first, so a scheduled call can be traced.
+* A thread's state (``_thread_state.ThreadState``) has two slots, ``scope``
+  (the trace being recorded) and ``run`` (the controlled run this thread's
+  scripted code belongs to). While one is set, ``fork`` and ``wait`` hand over
+  to it: it is their :class:`Interceptor`. A trace comes first, so a scheduled
+  call can be traced.
 * ``script`` asks :data:`scheduler` which schedule a top-level scripted call
   uses, and lets it run the call; ``reference_impl.schedules`` installs one
   when it is imported (``reference_impl`` imports it).
@@ -22,24 +23,24 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class Room(Protocol):
+class Interceptor(Protocol):
     """What ``fork`` and ``wait`` hand over to while it is set on the calling thread."""
 
     def fork(
         self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Future[Any]:
-        """``fork(func, *args, **kwargs)`` as this room runs it."""
+        """``fork(func, *args, **kwargs)`` as this interceptor runs it."""
         ...
 
     def wait(self, future: Future[Any]) -> Any:
-        """``wait(future)`` as this room runs it: the value, or raise the exception."""
+        """``wait(future)`` as this interceptor runs it: the value, or raise the exception."""
         ...
 
 
-class RunRoom(Room, Protocol):
+class RunInterceptor(Interceptor, Protocol):
     """A controlled run: also the wait point of ``wait_all``, which waits without retrieving."""
 
-    def complete(self, future: Future[Any]) -> None:
+    def wait_until_done(self, future: Future[Any]) -> None:
         """Return once ``future`` is done, leaving its outcome in it."""
         ...
 
@@ -65,12 +66,12 @@ scheduler: Scheduler | None = None
 
 
 def install_scheduler(new: Scheduler) -> None:
-    """Plug a room of controlled schedules into ``script``."""
+    """Plug the controlled schedules into ``script``."""
     global scheduler
     scheduler = new
 
 
-def the_scheduler() -> Scheduler:
+def installed_scheduler() -> Scheduler:
     """The installed scheduler, or a clear error when there is none."""
     if scheduler is None:
         raise RuntimeError(
