@@ -16,6 +16,7 @@ LATITUDE = Latitude(
     "Exception (EXPLORER-NAMES-1); For a name it cannot run, use MUST raise an Exception when "
     "called or when its block is entered (EXPLORER-USE-1)",
     schedules=True,
+    reaches=("selected().explorer", ":explore:"),
     shows="""
 try:
     print(len(explorer.schedules(100)))

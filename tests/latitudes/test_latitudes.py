@@ -219,7 +219,12 @@ class Run:
         }
 
     def failed(self) -> set[str]:
-        return {r.id for r in self.report.requirements if r.outcome not in ("passed", "skipped")}
+        """The requirements that failed (not those deselected: ``not-run``)."""
+        return {
+            r.id
+            for r in self.report.requirements
+            if r.outcome not in ("passed", "skipped", "not-run")
+        }
 
 
 _DIRECTIVE = re.compile(r"^\.\. (?:requirement|probes):: (\S+)")
