@@ -18,13 +18,13 @@ run it (``--report``, several at a time): on the whole spec, or, for a variant w
 change only examples using some word can reach (``add_done_callback``), on the
 requirements whose examples use it; under the controlled schedules only where a
 controlled run goes through its change. An example that fails one of them leans
-on something no sentence states: :data:`KNOWN` lists each, by requirement and
+on something no sentence states: ``KNOWN`` (``_known.py``) lists each, by requirement and
 example, with what it leans on, and the run must fail exactly those. The list is
 the spec's to-do; an example listed that passes fails here, so it stays true.
 
 Every SHOULD of the spec must be taken by a variant (its ``may_fail``), every
 requirement whose text grants a MAY named by one (its ``where``), and every
-latitude granted in prose (:data:`PROSE_LATITUDES`) by one too; the exemptions
+latitude granted in prose (``PROSE_LATITUDES``) by one too; the exemptions
 say why.
 """
 
@@ -47,6 +47,7 @@ from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import Requirement, requirements_in
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RunReport, read_report
+from tests.latitudes._known import KNOWN, MAY_EXEMPT, PROSE_LATITUDES, SHOULD_EXEMPT
 from tests.latitudes._variant import Latitude
 from tests.paths import DOCS, REPO
 
@@ -61,7 +62,8 @@ SLOW_EXAMPLE_TIMEOUT = "60"
 #: suite runs at a time: like the mutants' runs, most of a run's time is spent asleep
 PARALLEL_RUNS = 8
 
-_MINIMAL = Latitude(where="", granted="")
+#: the minimal surface takes no latitude: it may fail nothing
+_NO_LATITUDE = Latitude(where="", granted="")
 
 
 @dataclass(frozen=True)
@@ -92,113 +94,15 @@ def targets() -> dict[str, Target]:
     """Every run: the minimal surface claiming all five profiles, and each profile alone
     (so that its ``fw`` holds that profile's names only); then every variant."""
     minimal = "tests.latitudes.minimal_surface:adapter"
-    runs = {"minimal_surface": Target(minimal, Latitude("", "", schedules=True))}
+    every_profile = Latitude(where="", granted="", schedules=True)  # its futures, under schedules
+    runs = {"minimal_surface": Target(minimal, every_profile)}
     for profile in sorted(PROFILES):
         runs[f"minimal_surface_{profile}"] = Target(
-            minimal, _MINIMAL, {"FORKWAIT_MINIMAL_PROFILES": profile}
+            minimal, _NO_LATITUDE, {"FORKWAIT_MINIMAL_PROFILES": profile}
         )
     for name in variant_names():
         runs[name] = Target(f"tests.latitudes.{name}:adapter", latitude_of(name))
     return runs
-
-
-_TENSOR_EQ = (
-    "compares tensors with == and prints tensor(True): TRACE-TENSOR-1 states +, -, * and "
-    "repr() only (torch's == gives a tensor)"
-)
-_CALLBACK_ORDER = (
-    "prints what the callbacks did in the order they ran: FUTURE-ADD-DONE-CALLBACK-1 states "
-    "no order (FUTURE-CALLBACK-ORDER-1, a SHOULD, does)"
-)
-
-#: run -> (requirement, example number) -> what the example leans on that no sentence states
-KNOWN: dict[str, dict[tuple[str, int], str]] = {
-    "minimal_surface": {
-        ("SCRIPT-FORKS-TRACED-1", 2): _TENSOR_EQ,
-        ("TRACE-FORKS-SCRIPTED-1", 2): _TENSOR_EQ,
-        ("TRACE-MODULE-FUTURES-1", 2): _TENSOR_EQ,
-    },
-    "callbacks_newest_first": {
-        ("FUTURE-ADD-DONE-CALLBACK-1", 3): _CALLBACK_ORDER + " (an inner callback, then reads)",
-        ("FUTURE-ADD-DONE-CALLBACK-1", 4): _CALLBACK_ORDER + " ([1, 2, 3])",
-        ("FUTURE-ADD-DONE-CALLBACK-1", 5): _CALLBACK_ORDER + " ([1, 2, 3], on a forked future)",
-    },
-    "errors_of_other_types": {
-        ("FUTURE-COLLECT-NOT-FUTURES-1", 1): "prints type(error).__name__, so a subclass of "
-        "TypeError prints its own name: the rule's 'MUST raise TypeError' is met by a subclass "
-        "as by TypeError itself (the probe catches TypeError)",
-    },
-    "graph_nodes_with_more": {
-        ("TRACE-ONE-NODE-PER-FORK-1", 1): "lists a subgraph's kinds but 'constant' and expects "
-        "['mul'], ...: TRACE-GRAPH-NODES-1 lets other kinds exist (a return node here)",
-    },
-}
-KNOWN["minimal_surface_trace"] = {
-    **KNOWN["minimal_surface"],
-    ("TRACE-RERUN-1", 2): "its tasks are fw.ignore helpers, and profiles.rst does not list "
-    "ignore among the trace profile's names",
-}
-KNOWN["minimal_surface_async"] = {
-    ("NEST-ANY-POOL-1", 3): "waits with fw.wait_all and fw.collect_all, which profiles.rst "
-    "does not list among the async profile's names",
-}
-
-#: SHOULDs no variant takes, and why
-SHOULD_EXEMPT: dict[str, str] = {}
-#: requirements whose text grants a MAY that no variant takes, and why
-MAY_EXEMPT: dict[str, str] = {
-    "NEST-UNWAITED-1": "its MAY is the program's (code may fork tasks it never waits on), "
-    "not a choice left to implementations",
-}
-
-#: latitudes the pages grant outside the requirement boxes: a quote (which must still be in
-#: the page) -> the variant that takes it, or why none does
-PROSE_LATITUDES: dict[tuple[str, str], str] = {
-    ("errors.rst", "An implementation MAY report this"): "unretrieved_failures_silent",
-    ("errors.rst", "Whether each ``wait`` raises the very same exception object is left open"): (
-        "failures_as_runtime_error"
-    ),
-    ("determinism.rst", "a compiler MAY\nconvert Python arguments"): (
-        "scripted_calls_convert_arguments"
-    ),
-    ("futures-api.rst", "hand (``set_result`` or ``set_exception`` while its task runs) is left"): (
-        "no variant: no example completes a forked future by hand before it is done, so no "
-        "check can lean on the reference's refusal (FUTURE-SET-ONCE-1's probe does so once it "
-        "is done, which that rule's MUST covers)"
-    ),
-    ("futures-api.rst", "What a future's callbacks see of :mod:`contextvars` is left open"): (
-        "callbacks_in_completer_context"
-    ),
-    ("futures-api.rst", "Which exception a bad argument gets is left open"): (
-        "errors_of_other_types"
-    ),
-    ("futures-api.rst", "The exception MAY be the callback's own or MAY wrap it"): (
-        "then_errors_wrapped"
-    ),
-    ("futures-api.rst", "An implementation MAY\nreport it"): "callback_errors_warned",
-    ("futures-api.rst", "nothing says\nwhether it runs before or after ``wait()`` returns"): (
-        "callbacks_before_waiters"
-    ),
-    ("kwargs.rst", "An implementation MAY check the call when forking"): (
-        "keywords_checked_at_fork"
-    ),
-    ("lifecycle.rst", "How many threads run tasks, and when they start, is not specified"): (
-        "tasks_on_threads_of_their_own"
-    ),
-    ("script.rst", "In plain Python, ``fork`` MAY run the task to completion"): (
-        "plain_forks_in_background"
-    ),
-    ("script.rst", "they MAY run at\nonce or in the background"): "ignored_helpers_fork_at_once",
-    ("trace.rst", "How often ``trace`` runs ``func`` is not specified"): (
-        "trace_checks_and_replays_in_order"
-    ),
-    ("trace.rst", "Implementations SHOULD run the recorded forks concurrently"): (
-        "trace_checks_and_replays_in_order"
-    ),
-    ("future.rst", "Which failure the combined future raises when several\nfailed is left open"): (
-        "collect_all_fails"
-    ),
-}
 
 
 @dataclass(frozen=True)
