@@ -38,6 +38,8 @@ class Latitude:
     profiles: frozenset[str] | None = None
     #: why its runs take long (a thread per task): it runs with a longer deadline, first
     slow: str = ""
+    #: why its runs sleep out deadlines (examples that hang): it starts first
+    hangs: str = ""
     #: a program (using ``fw``, and ``explorer``) that prints something else on the variant
     #: than on the reference: the proof that it takes the latitude (a variant that fails
     #: the SHOULDs it names needs none)

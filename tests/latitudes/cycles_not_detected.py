@@ -14,6 +14,7 @@ LATITUDE = Latitude(
     "length, each waiting on the next, SHOULD fail with a RuntimeError (or a subclass) instead "
     "of blocking forever",
     may_fail={"WAIT-SELF-1": "its cycles block until the example's deadline, as TorchScript's"},
+    hangs="WAIT-SELF-1's example and probe wait out their deadlines",
 )
 
 

@@ -201,10 +201,15 @@ def needed(items: list[pytest.Item]) -> set[str]:
 def latitude_runs(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Run]:
-    """The runs the selected tests need; the slow ones start first."""
+    """The runs the selected tests need; those that take longest start first."""
     folder = tmp_path_factory.mktemp("latitudes")
     every = targets()
-    order = sorted(needed(request.session.items), key=lambda n: (not every[n].latitude.slow, n))
+
+    def longest_first(name: str) -> tuple[bool, bool, bool, str]:
+        latitude = every[name].latitude
+        return (not latitude.slow, not latitude.hangs, bool(latitude.reaches), name)
+
+    order = sorted(needed(request.session.items), key=longest_first)
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
         futures = {
