@@ -35,6 +35,8 @@ KNOWN: dict[str, dict[tuple[str, int], str]] = {
         "as by TypeError itself (the probe catches TypeError)",
     },
     "graph_nodes_with_more": {
+        ("TRACE-GRAPH-NODES-1", 1): "prints type(nodes).__name__ and expects 'list': the rule's "
+        "'MUST return, as a list' is met by a subclass of list too",
         ("TRACE-ONE-NODE-PER-FORK-1", 1): "lists a subgraph's kinds but 'constant' and expects "
         "['mul'], ...: TRACE-GRAPH-NODES-1 lets other kinds exist (a return node here)",
     },

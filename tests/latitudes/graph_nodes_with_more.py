@@ -1,5 +1,5 @@
 """Graphs hold more nodes than the four kinds (an alpha constant per add and sub, a return
-node), and every node carries a fifth field."""
+node), every node carries a fifth field, and the nodes come in a list of a class of its own."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
     where="TRACE-GRAPH-NODES-1",
-    granted="Other nodes MAY exist: kinds the implementation needs, with any number of inputs "
-    "and outputs. A node MAY carry attributes besides these four (its types, its source "
-    "location); examples read only these four.",
+    granted="fw.graph_nodes(traced) MUST return, as a list, the nodes ... Other nodes MAY exist: "
+    "kinds the implementation needs, with any number of inputs and outputs. A node MAY carry "
+    "attributes besides these four (its types, its source location); examples read only these "
+    "four.",
     profiles=frozenset({"trace"}),
     shows="""
 def add_one(x):
@@ -52,8 +53,12 @@ def _with_more(nodes: Any, names: Any) -> tuple[Node, ...]:
     return tuple(out)
 
 
-def graph_nodes(traced: Any, /) -> list[Node]:
-    return list(_with_more(ref.graph_nodes(traced), itertools.count()))
+class NodeList(list[Node]):
+    """The nodes "as a list" (TRACE-GRAPH-NODES-1): a list, of a class of its own."""
+
+
+def graph_nodes(traced: Any, /) -> NodeList:
+    return NodeList(_with_more(ref.graph_nodes(traced), itertools.count()))
 
 
 def adapter() -> Adapter:
