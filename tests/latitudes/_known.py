@@ -91,7 +91,7 @@ PROSE_LATITUDES: dict[tuple[str, str], str] = {
         "keywords_checked_at_fork"
     ),
     ("lifecycle.rst", "How many threads run tasks, and when they start, is not specified"): (
-        "tasks_on_threads_of_their_own"
+        "waits_never_run_tasks"
     ),
     ("script.rst", "In plain Python, ``fork`` MAY run the task to completion"): (
         "plain_forks_in_background"

@@ -36,8 +36,6 @@ class Latitude:
     #: the profiles it claims, when fewer than the reference's: only a variant whose change
     #: no example of another profile can reach (``fw.trace``, ``fw.tensor`` are trace's)
     profiles: frozenset[str] | None = None
-    #: why its runs take long (a thread per task): it runs with a longer deadline, first
-    slow: str = ""
     #: why its runs sleep out deadlines (examples that hang): it starts first
     hangs: str = ""
     #: a program (using ``fw``, and ``explorer``) that prints something else on the variant
