@@ -8,47 +8,16 @@ fixing an example (or stating what it leans on) means removing its entry.
 
 from __future__ import annotations
 
-_TENSOR_EQ = (
-    "compares tensors with == and prints tensor(True): TRACE-TENSOR-1 states +, -, * and "
-    "repr() only (torch's == gives a tensor)"
-)
-_CALLBACK_ORDER = (
-    "prints what the callbacks did in the order they ran: FUTURE-ADD-DONE-CALLBACK-1 states "
-    "no order (FUTURE-CALLBACK-ORDER-1, a SHOULD, does)"
-)
-
 #: run -> (requirement, example number) -> what the example leans on that no sentence states
 KNOWN: dict[str, dict[tuple[str, int], str]] = {
-    "minimal_surface": {
-        ("SCRIPT-FORKS-TRACED-1", 2): _TENSOR_EQ,
-        ("TRACE-FORKS-SCRIPTED-1", 2): _TENSOR_EQ,
-        ("TRACE-MODULE-FUTURES-1", 2): _TENSOR_EQ,
+    "minimal_surface_trace": {
+        ("TRACE-RERUN-1", 2): "its tasks are fw.ignore helpers, and profiles.rst does not list "
+        "ignore among the trace profile's names (nor does conformance.catalog.vocabulary)",
     },
-    "callbacks_newest_first": {
-        ("FUTURE-ADD-DONE-CALLBACK-1", 3): _CALLBACK_ORDER + " (an inner callback, then reads)",
-        ("FUTURE-ADD-DONE-CALLBACK-1", 4): _CALLBACK_ORDER + " ([1, 2, 3])",
-        ("FUTURE-ADD-DONE-CALLBACK-1", 5): _CALLBACK_ORDER + " ([1, 2, 3], on a forked future)",
+    "minimal_surface_async": {
+        ("NEST-ANY-POOL-1", 3): "waits with fw.wait_all and fw.collect_all, which profiles.rst "
+        "does not list among the async profile's names (nor does conformance.catalog.vocabulary)",
     },
-    "errors_of_other_types": {
-        ("FUTURE-COLLECT-NOT-FUTURES-1", 1): "prints type(error).__name__, so a subclass of "
-        "TypeError prints its own name: the rule's 'MUST raise TypeError' is met by a subclass "
-        "as by TypeError itself (the probe catches TypeError)",
-    },
-    "graph_nodes_with_more": {
-        ("TRACE-GRAPH-NODES-1", 1): "prints type(nodes).__name__ and expects 'list': the rule's "
-        "'MUST return, as a list' is met by a subclass of list too",
-        ("TRACE-ONE-NODE-PER-FORK-1", 1): "lists a subgraph's kinds but 'constant' and expects "
-        "['mul'], ...: TRACE-GRAPH-NODES-1 lets other kinds exist (a return node here)",
-    },
-}
-KNOWN["minimal_surface_trace"] = {
-    **KNOWN["minimal_surface"],
-    ("TRACE-RERUN-1", 2): "its tasks are fw.ignore helpers, and profiles.rst does not list "
-    "ignore among the trace profile's names",
-}
-KNOWN["minimal_surface_async"] = {
-    ("NEST-ANY-POOL-1", 3): "waits with fw.wait_all and fw.collect_all, which profiles.rst "
-    "does not list among the async profile's names",
 }
 
 #: SHOULDs no variant takes, and why
