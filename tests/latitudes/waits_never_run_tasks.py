@@ -25,6 +25,8 @@ LATITUDE = Latitude(
     granted="How many threads run tasks, and when they start, is not specified (lifecycle.rst); "
     "The rules below hold wherever the task runs: on the thread that forks it ..., on a worker "
     "thread, or on a thread that waits on it and runs it (context.rst)",
+    slow="every blocked wait holds a thread of the pool: ERR-NESTED-1's tree of 19,999 tasks "
+    "starts thousands (10 s beside CPU hogs, where the reference takes a second)",
     shows="""
 import threading
 
