@@ -38,8 +38,6 @@ class Latitude:
     profiles: frozenset[str] | None = None
     #: why its runs sleep out deadlines (examples that hang): it starts first
     hangs: str = ""
-    #: why its runs do the same work at a far higher cost: a longer deadline, and it starts first
-    slow: str = ""
     #: a program (using ``fw``, and ``explorer``) that prints something else on the variant
     #: than on the reference: the proof that it takes the latitude (a variant that fails
     #: the SHOULDs it names needs none)

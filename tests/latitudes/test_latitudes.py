@@ -57,8 +57,6 @@ pytestmark = pytest.mark.timeout(1800)
 
 #: each run's --example-timeout, as the mutant suite's (tests/mutants/test_mutants.py says why)
 EXAMPLE_TIMEOUT = "10"
-#: a slow variant's (its LATITUDE says why): the same examples pass, at a far higher cost
-SLOW_EXAMPLE_TIMEOUT = "60"
 #: suite runs at a time: like the mutants' runs, most of a run's time is spent asleep
 PARALLEL_RUNS = 8
 
@@ -165,10 +163,9 @@ def run_target(name: str, target: Target, report: Path) -> Run:
         "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
     }
     env.pop("FORKWAIT_IMPL", None)
-    timeout = SLOW_EXAMPLE_TIMEOUT if target.latitude.slow else EXAMPLE_TIMEOUT
     command = [
         sys.executable, "-m", "conformance.cli", "--impl", target.impl,
-        "--example-timeout", timeout, "--report", str(report), "-q",
+        "--example-timeout", EXAMPLE_TIMEOUT, "--report", str(report), "-q",
         "-p", "no:hypothesispytest",  # two seconds of a run, importing hypothesis at its end
     ]  # fmt: skip
     if not target.latitude.schedules:  # a controlled run does not go through its change
@@ -205,9 +202,9 @@ def latitude_runs(
     folder = tmp_path_factory.mktemp("latitudes")
     every = targets()
 
-    def longest_first(name: str) -> tuple[bool, bool, bool, str]:
+    def longest_first(name: str) -> tuple[bool, bool, str]:
         latitude = every[name].latitude
-        return (not latitude.slow, not latitude.hangs, bool(latitude.reaches), name)
+        return (not latitude.hangs, bool(latitude.reaches), name)
 
     order = sorted(needed(request.session.items), key=longest_first)
     start = time.monotonic()
