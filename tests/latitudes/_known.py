@@ -9,16 +9,7 @@ fixing an example (or stating what it leans on) means removing its entry.
 from __future__ import annotations
 
 #: run -> (requirement, example number) -> what the example leans on that no sentence states
-KNOWN: dict[str, dict[tuple[str, int], str]] = {
-    "minimal_surface_trace": {
-        ("TRACE-RERUN-1", 2): "its tasks are fw.ignore helpers, and profiles.rst does not list "
-        "ignore among the trace profile's names (nor does conformance.catalog.vocabulary)",
-    },
-    "minimal_surface_async": {
-        ("NEST-ANY-POOL-1", 3): "waits with fw.wait_all and fw.collect_all, which profiles.rst "
-        "does not list among the async profile's names (nor does conformance.catalog.vocabulary)",
-    },
-}
+KNOWN: dict[str, dict[tuple[str, int], str]] = {}
 
 #: SHOULDs no variant takes, and why
 SHOULD_EXEMPT: dict[str, str] = {}

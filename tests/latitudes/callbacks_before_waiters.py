@@ -12,11 +12,11 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl import _callbacks
-from reference_impl._core import _DONE, _NO_KWARGS, _RUNNING
+from reference_impl._core import _DONE, _NO_KWARGS, _RUNNING, SCRIPTED_TASK
 from reference_impl._errors import UnretrievedGuard, describe_callable
 from reference_impl._future import new_task
 from reference_impl._pool import get_pool
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -60,11 +60,11 @@ class CallbacksFirst(ref.Future[Any]):
     def _run_if_pending(self, thread: Any = None) -> bool:
         """The reference's ``Core._run_if_pending``, the waiters woken after the callbacks."""
         if thread is None:
-            thread = local.context
-        claim = self._claim
-        if claim is not None:
+            thread = local.state
+        scripted_task = self._kind is SCRIPTED_TASK
+        if scripted_task:
             try:
-                claim.pop()
+                self._claim.pop()  # type: ignore[union-attr]
             except IndexError:
                 return False
         func, caller = self._func, thread.current
@@ -74,7 +74,7 @@ class CallbacksFirst(ref.Future[Any]):
             self._state = _RUNNING
             scripted = thread.scripted
             try:
-                thread.current, thread.scripted = self, claim is not None
+                thread.current, thread.scripted = self, scripted_task
                 thread.depth += 1
                 self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
             finally:
@@ -103,15 +103,15 @@ class CallbacksFirst(ref.Future[Any]):
 
 def fork(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """The reference's fork; a task of scripted code gets a :class:`CallbacksFirst` future."""
-    context = local.context
-    if not context.scripted or context.scope is not None or context.run is not None:
+    thread = local.state
+    if not thread.scripted or thread.scope is not None or thread.run is not None:
         return ref.fork(func, *args, **kwargs)
     if not callable(func):
         raise TypeError(f"fork() expects a callable, got {type(func).__name__}")
     future = new_task(func, args, kwargs)
     future.__class__ = CallbacksFirst  # before any worker can see it
     if not get_pool().submit(future):
-        future._run_if_pending(context)
+        future._run_if_pending(thread)
     return future
 
 

@@ -43,7 +43,7 @@ _reference_outcome = Core._outcome
 
 def _outcome(self: Any) -> Any:
     """A task's failure as a new RuntimeError; a created future's failure as it was set."""
-    if self._exception is None or self._func is PROMISE:
+    if self._exception is None or self._kind is PROMISE:
         return _reference_outcome(self)
     try:
         return _reference_outcome(self)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -39,13 +39,13 @@ def ignore(func: Callable[..., Any], /) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def plain(*args: Any, **kwargs: Any) -> Any:
-        context = local.context
-        outer = context.scripted
-        context.scripted = False
+        thread = local.state
+        outer = thread.scripted
+        thread.scripted = False
         try:
             return func(*args, **kwargs)
         finally:
-            context.scripted = outer
+            thread.scripted = outer
 
     return plain
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -49,8 +49,8 @@ def _int64(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def fork(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-    context = local.context
-    if context.scripted and context.scope is None and callable(func):
+    thread = local.state
+    if thread.scripted and thread.scope is None and callable(func):
         func = _int64(func)
     return ref.fork(func, *args, **kwargs)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -24,14 +24,14 @@ print(fw.fork(time.sleep, 0.1).done())
 
 def fork(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """The reference's fork, as if every plain-Python caller were scripted code."""
-    context = local.context
-    if context.scripted or context.scope is not None or context.run is not None:
+    thread = local.state
+    if thread.scripted or thread.scope is not None or thread.run is not None:
         return ref.fork(func, *args, **kwargs)
-    context.scripted = True
+    thread.scripted = True
     try:
         return ref.fork(func, *args, **kwargs)
     finally:
-        context.scripted = False
+        thread.scripted = False
 
 
 def adapter() -> Adapter:

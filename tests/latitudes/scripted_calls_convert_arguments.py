@@ -8,7 +8,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -44,7 +44,7 @@ class Converting:
         self._compiled = compiled
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        if not local.context.scripted:  # a call from plain Python
+        if not local.state.scripted:  # a call from plain Python
             args = converted(args)
             kwargs = {key: converted(value) for key, value in kwargs.items()}
         return self._compiled(*args, **kwargs)

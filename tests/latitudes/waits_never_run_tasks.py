@@ -21,7 +21,7 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._core import PROMISE, Core
 from reference_impl._future import new_task
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.latitudes._variant import Latitude, variant
 
 LATITUDE = Latitude(
@@ -172,7 +172,7 @@ def _tasks_behind(future: Any) -> set[int]:
         if id(current) in found:
             continue
         found.add(id(current))
-        if current._func is PROMISE:
+        if current._kind is PROMISE:
             stack.extend(current._args)
     return found
 
@@ -181,16 +181,16 @@ _pool = LendingPool()
 _reference_wait = Core._wait_for_others
 
 
-def _wait_for_others(self: Any, context: Any) -> None:
+def _wait_for_others(self: Any, thread: Any) -> None:
     """The reference's blocking wait, once the task waited on, if queued, has a worker."""
     _pool.blocking(self)
-    _reference_wait(self, context)
+    _reference_wait(self, thread)
 
 
 def fork(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """The reference's fork; a task of scripted code queued on the lending pool."""
-    context = local.context
-    if not context.scripted or context.scope is not None or context.run is not None:
+    thread = local.state
+    if not thread.scripted or thread.scope is not None or thread.run is not None:
         return ref.fork(func, *args, **kwargs)
     if not callable(func):
         raise TypeError(f"fork() expects a callable, got {type(func).__name__}")
