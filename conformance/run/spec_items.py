@@ -156,12 +156,6 @@ def first_code_line(spec: TestSpec) -> int | None:
     return getattr(location, "line", None) or spec.line
 
 
-def requirement_from_nodeid(nodeid: str) -> str | None:
-    """``fork.rst::FORK-CALLS-1[2][schedule fifo]`` -> ``FORK-CALLS-1`` (items are named so)."""
-    requirement = nodeid.rpartition("::")[2].partition("[")[0]
-    return None if not requirement or requirement == OUTSIDE else requirement
-
-
 class SpecItem(SybilItem):
     """One example of one requirement (possibly under one controlled schedule).
 
@@ -228,7 +222,7 @@ class SpecItem(SybilItem):
         self.add_marker(pytest.mark.skip(reason=reason))
         self.sphinx.replayable = False  # never run: not even to rebuild a namespace
 
-    def polish(self, text: str, error: BaseException | None) -> str:
+    def readable_failure(self, text: str, error: BaseException | None) -> str:
         """A failure as a user reads it: a timeout said as one, paths relative to the
         spec folder ("wait.rst", not a site-packages path)."""
         if error is not None and is_timeout(error):
