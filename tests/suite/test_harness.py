@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
+from conformance.reports.json_report import read_report
 from tests.paths import FIXTURES
 from tests.running import run_spec
 
@@ -93,7 +94,6 @@ def test_a_spec_document_sphinx_warns_about_fails_the_run_naming_it(
             "*noprofile.rst:4*requirement X-1 needs a :profile:*",
         ]
     )
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     assert "needs a :profile:" in read_report(pytester.path / "r.json").spec_warnings
 
@@ -192,7 +192,6 @@ def test_an_expected_failure_covers_only_the_examples_it_names(
     result = run_spec(pytester, "--impl", "my_adapters:per_example", "--report", str(report))
     result.assert_outcomes(failed=1, xfailed=1)  # example 1's regression is not hidden
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     record = read_report(report).by_id()["FAIL-DOCTEST-1"]
     assert record.outcome == "failed"
@@ -390,7 +389,6 @@ SHOULD_DOC = """Levels
 def test_a_failed_should_is_reported_and_fails_the_run_only_when_strict(
     pytester: pytest.Pytester,
 ) -> None:
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     (pytester.path / "levels.rst").write_text(SHOULD_DOC)
     lenient = run_spec(pytester, "--report", "lenient.json", "--junitxml", "lenient.xml")
@@ -455,7 +453,6 @@ def test_a_should_that_times_out_does_not_fail_the_run(pytester: pytest.Pytester
 def test_an_example_has_one_line_number_in_terminal_junit_and_json(
     pytester: pytest.Pytester,
 ) -> None:
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     result = run_fixture(pytester, "failing.rst", "--junitxml", "out.xml", "--report", "r.json")
     result.stdout.fnmatch_lines(["testcode at failing.rst, line 12 printed something else*"])
@@ -467,18 +464,40 @@ def test_an_example_has_one_line_number_in_terminal_junit_and_json(
     assert [example.line for example in record.results] == [12]
 
 
-def test_a_narrowed_run_shows_only_what_ran(pytester: pytest.Pytester) -> None:
-    result = run_fixture(pytester, "failing.rst", "-k", "FAIL-OUTPUT-1")
+def test_a_narrowed_run_shows_only_what_ran_and_says_it_is_partial(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_fixture(pytester, "failing.rst", "-k", "FAIL-OUTPUT-1", "--report", "r.json")
     # one requirement ran: no rows or counts for the four that were deselected
     result.stdout.fnmatch_lines(
         [
+            "partial: -k FAIL-OUTPUT-1: the table and the verdict count what ran",
             "core * 1 * 0 * 1 * 0 * 0 * 0 * 0",
             "all * 1 * 0 * 1 * 0 * 0 * 0 * 0",
-            "verdict: reference does not conform: core 0/1 MUST",
+            "verdict: reference does not conform (partial: -k FAIL-OUTPUT-1; not a verdict on "
+            "the profiles): core 0/1 MUST",
             "MUST: 0/1 passed, 1 failed",
         ]
     )
     assert "no example collected" not in result.stdout.str()
+    assert read_report(pytester.path / "r.json").selection == ("-k FAIL-OUTPUT-1",)
+
+
+def test_a_partial_run_that_passes_is_no_verdict_of_conformance(pytester: pytest.Pytester) -> None:
+    for selection in (["-k", "GROUP-FRESH-1"], ["--quick"], ["-m", "profile_core"]):
+        result = run_fixture(pytester, "groups.rst", *selection)
+        assert result.ret == pytest.ExitCode.OK
+        words = " ".join(selection)
+        result.stdout.fnmatch_lines(
+            [
+                f"partial: {words}: the table and the verdict count what ran",
+                f"verdict: reference passes every MUST that ran (partial: {words}; *",
+            ]
+        )
+        verdict = result.outlines[
+            result.outlines.index(f"partial: {words}: the table and the verdict count what ran") :
+        ]
+        assert not [line for line in verdict if "conforms" in line]
 
 
 def test_quiet_runs_print_no_worker_status(pytester: pytest.Pytester) -> None:
