@@ -48,8 +48,14 @@ Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
 -n N (workers), --junitxml PATH, -x, -v ... Options after "--" go to pytest as
 they are ({PROG} -- --help shows pytest's own).
 
-{PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
-{PROG} spec [--open]         builds the spec's HTML, where the rule links of a run point.
+Other commands (each with its own --help):
+  {PROG} triage REPORT.json
+      a run's failures by cause; --write-expectations DIR drafts the files that
+      declare them
+  {PROG} matrix A.json B.json
+      reports side by side
+  {PROG} spec [--open]
+      the spec's HTML, where the rule links of a run point
 
 Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
 stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
@@ -91,11 +97,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(int(pytest.ExitCode.USAGE_ERROR), f"{self.prog}: error: {message}\n")
 
 
+#: the first lines of --help: what --impl names, and where the guide is
+_DESCRIPTION = """\
+Run the forkwait spec's examples against an implementation and report per requirement.
+
+--impl NAME names the implementation under test: a registered name (--list shows
+them), or MODULE:ATTR naming a conformance.adapter.Adapter or a function that returns
+one (MODULE must be importable by this Python). How to write an adapter, read a run's
+failures and declare what your engine knowingly fails: the spec's page "Validating
+your implementation" (validating.rst; as HTML: forkwait-conformance spec --open).
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Run the forkwait spec's examples against an implementation and report "
-        "per requirement.",
+        usage=f"{PROG} [--impl NAME] [options] [pytest options]\n       {PROG} "
+        "{matrix,spec,triage} ...",
+        description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

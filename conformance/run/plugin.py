@@ -42,6 +42,11 @@ from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
+#: what the adapter check tries (conformance/executor/describe.py), for its header line
+_CHECKED = (
+    "it tried a fork/wait round trip and what the claimed profiles use of fw.script, "
+    "fw.Future[int] and the methods of fork's result"
+)
 _SETUP = pytest.StashKey[RunSetup]()
 _SPEC = pytest.StashKey[SpecLocation]()
 
@@ -95,12 +100,15 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; "
         f"spec: {config.stash[_SPEC].root}"
     )
+    # the adapter check (conformance/executor/describe.py), once, up front, found or not
     problems = config.stash[_SETUP].problems
-    if problems:  # the adapter check (conformance/executor/describe.py), once, up front
+    if problems:
         header += (
             f"\nadapter check: {len(problems)} problem(s) with what the claimed profiles "
             "need (the run goes on):\n" + "\n".join(f"  - {p}" for p in problems)
         )
+    else:
+        header += f"\nadapter check: {_CHECKED}, no problem found"
     return header
 
 

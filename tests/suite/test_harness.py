@@ -329,6 +329,17 @@ def test_help_says_defaults_and_where_formats_are_documented() -> None:
     assert "expectations.py" not in text  # no source file stands in for documentation
     assert "--strict fail the run when a SHOULD or MAY requirement fails too" in text
     assert "spec [--open]" in text
+    assert "forkwait-conformance triage REPORT.json" in text
+
+
+def test_the_first_lines_of_help_say_what_impl_names_and_where_the_guide_is() -> None:
+    from conformance.cli import build_parser  # noqa: PLC0415
+
+    first = " ".join(build_parser().format_help().splitlines()[:12])
+    assert "--impl NAME names the implementation under test" in first
+    assert "conformance.adapter.Adapter or a function that returns one" in " ".join(first.split())
+    assert 'the spec\'s page "Validating your implementation"' in first
+    assert "forkwait-conformance spec --open" in first
 
 
 def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path) -> None:
