@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from docutils import nodes
 from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
 from conformance.catalog.nodes import PROBE_GROUP_PREFIX
 from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
 from conformance.run.failure_kinds import is_timeout, timeout_text
+from conformance.run.spec_html import rule_url
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.evaluators import DoctestFailed
@@ -133,12 +133,11 @@ def headline(
     kind: str = "example",
 ) -> str:
     """Which rule an example checks, in its words, with a link: the head of every failure."""
-    anchor = nodes.make_id(f"req-{requirement.id}")
     lines = [
         f"{requirement.id} ({requirement.level}, profile {requirement.profile}), "
         f"{kind} {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
         textwrap.fill(requirement.text, width=96, initial_indent="  ", subsequent_indent="  "),
-        f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
+        f"  the rule: {rule_url(options.docs_url, requirement.docname, requirement.id)}",
     ]
     if schedule is not None:
         impl = shlex.quote(options.impl or options.adapter.name)

@@ -342,10 +342,18 @@ def test_the_first_lines_of_help_say_what_impl_names_and_where_the_guide_is() ->
     assert "forkwait-conformance spec --open" in first
 
 
-def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path) -> None:
+def test_the_spec_command_builds_the_html_the_rule_links_point_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from conformance import __version__  # noqa: PLC0415
     from conformance.run import spec_html  # noqa: PLC0415
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached = spec_html.html_dir().as_uri() + "/"
+    # until the pages are built, a rule's link says how to build them
+    assert spec_html.rule_url(cached, "wait", "WAIT-SELF-1").endswith(
+        "#req-wait-self-1 (not built yet: forkwait-conformance spec builds it)"
+    )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "spec"],
@@ -359,9 +367,13 @@ def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path
     html = tmp_path / "forkwait-spec" / __version__ / "html"
     assert result.stdout.strip() == (html / "index.html").as_uri()
     # a failure's link, as a run of the installed spec writes it, lands on the rule's box
-    url = spec_html.rule_url(html.as_uri() + "/", "wait", "WAIT-SELF-1")
+    url = spec_html.rule_url(cached, "wait", "WAIT-SELF-1")
     page, _, anchor = url.partition("#")
-    assert f'id="{anchor}"' in Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+    text = Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+    assert f'id="{anchor}"' in text
+    # make docs's pages: its theme and the spec's own stylesheet
+    assert "_static/styles/furo.css" in text
+    assert "_static/forkwait.css" in text
 
 
 SHOULD_DOC = """Levels
