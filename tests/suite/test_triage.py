@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from conformance.catalog.expectations import load_entries
+from conformance.executor.handle import ExecutorFault
+from conformance.executor.stories import crash_summary, hang_summary
+from conformance.reports.causes import exception_line, first_difference, signature
 from conformance.reports.drafts import TO_CONFIRM, drafts
 from conformance.reports.json_report import (
     ExampleRecord,
@@ -26,6 +29,7 @@ from conformance.reports.json_report import (
 )
 from conformance.reports.triage import failures as failures_of
 from conformance.reports.triage import groups
+from conformance.run.causes import failure_cause
 from tests.running import run_spec
 
 pytest_plugins = ["pytester"]
@@ -185,3 +189,60 @@ def _as_format_2(path: Path) -> list[tuple[str, str, str]]:
     old = path.with_name("format-2.json")
     old.write_text(json.dumps({**data, "format": 2}))
     return [(f.name, f.kind, f.cause) for f in failures_of(read_report(old))]
+
+
+OUTPUT_DIFFERENCE = """\
+Expected:
+    [1, 2, 3]
+    done ...
+Got:
+    [1, 2, 3]
+    failed
+"""
+
+
+def test_a_cause_is_the_exception_raised_or_the_first_line_that_differs() -> None:
+    assert first_difference(OUTPUT_DIFFERENCE) == "output line 2: got 'failed', expected 'done ...'"
+    assert first_difference("Expected:\n    1\nGot nothing\n") == (
+        "printed nothing where '1' was expected"
+    )
+    assert (
+        first_difference("Expected nothing\nGot:\n    1\n")
+        == "printed '1' where nothing was expected"
+    )
+    chained = (
+        "Traceback (most recent call last):\n  ...\nTypeError: cannot pickle 'lock' object\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n  ...\n"
+        "loky.PicklingError: Could not pickle the task\nsome note the code added\n"
+    )
+    assert (
+        exception_line(chained, "PicklingError") == "loky.PicklingError: Could not pickle the task"
+    )
+    assert exception_line(chained) == "loky.PicklingError: Could not pickle the task"
+
+
+def test_a_crash_or_hang_says_what_happened_not_what_the_harness_did_next() -> None:
+    crash = ExecutorFault("crash", crash_summary(-11))
+    assert failure_cause(crash) == "the example crashed the interpreter (killed by SIGSEGV)"
+    hang = ExecutorFault("hang", hang_summary(30))
+    assert failure_cause(hang).startswith("hung past --example-timeout (30 s) where Python")
+
+
+def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() -> None:
+    same = [
+        ("exception", "TypeError: cannot pickle '_thread.lock' object"),
+        ("exception", 'TypeError: cannot pickle "generator" object'),
+    ]
+    assert len({signature(kind, cause) for kind, cause in same}) == 1
+    assert signature("exception", "ValueError: <f at 0x7f3a2b> failed 3 times") == signature(
+        "exception", "ValueError: <f at 0x55aa01> failed 12 times"
+    )
+    # where a timeout happened is not its cause; in output, what was printed is
+    assert signature("timeout", "timed out after 30 s; at a.rst, line 3: x") == signature(
+        "timeout", "timed out after 30 s; at b.rst, line 9: y"
+    )
+    assert signature("output", "output line 1: got 'a', expected 'b'") != signature(
+        "output", "output line 1: got 'c', expected 'b'"
+    )
+    assert signature("exception", "KeyError: 1") != signature("output", "KeyError: 1")
