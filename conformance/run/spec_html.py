@@ -55,11 +55,17 @@ def default_docs_url(root: Path) -> str:
 
 
 def rule_url(docs_url: str, docname: str, requirement: str) -> str:
-    """The link to a requirement's box on its page (the anchor its directive sets), and
-    how to build the page if the link points into the cache before it is built."""
-    link = f"{docs_url}{docname}.html#{nodes.make_id(f'req-{requirement}')}"
+    """The link to a requirement's box on its page (the anchor its directive sets)."""
+    return f"{docs_url}{docname}.html#{nodes.make_id(f'req-{requirement}')}"
+
+
+def rule_link(docs_url: str, docname: str, requirement: str) -> str:
+    """The rule's URL as a run prints it: with how to build the page, while the link
+    points into the per-user cache before the pages are built there."""
     cached = docs_url == html_dir().as_uri() + "/"
-    return link + (NOT_BUILT if cached and not is_built() else "")
+    return rule_url(docs_url, docname, requirement) + (
+        NOT_BUILT if cached and not is_built() else ""
+    )
 
 
 def build(*, quiet: bool = True) -> Path:

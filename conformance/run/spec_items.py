@@ -24,7 +24,7 @@ from conformance.adapter import Adapter
 from conformance.catalog.nodes import PROBE_GROUP_PREFIX
 from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
 from conformance.run.failure_kinds import is_timeout, timeout_text
-from conformance.run.spec_html import rule_url
+from conformance.run.spec_html import rule_link
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.evaluators import DoctestFailed
@@ -137,7 +137,7 @@ def headline(
         f"{requirement.id} ({requirement.level}, profile {requirement.profile}), "
         f"{kind} {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
         textwrap.fill(requirement.text, width=96, initial_indent="  ", subsequent_indent="  "),
-        f"  the rule: {rule_url(options.docs_url, requirement.docname, requirement.id)}",
+        f"  the rule: {rule_link(options.docs_url, requirement.docname, requirement.id)}",
     ]
     if schedule is not None:
         impl = shlex.quote(options.impl or options.adapter.name)

@@ -22,7 +22,7 @@ from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.reports.results import RunResults, render_table
 from conformance.reports.triage import render as triage_lines
 from conformance.reports.verdict import Verdict
-from conformance.run.spec_html import is_built, rule_url
+from conformance.run.spec_html import is_built, rule_link
 from conformance.run.spec_items import RunOptions
 
 #: failed requirements the notes link to, at most
@@ -120,7 +120,7 @@ class Summary:
         docs_url = self.options.docs_url
         for req_id in failed[:_LINKS]:
             requirement = self.catalog[req_id]
-            url = rule_url(docs_url, requirement.docname, req_id)
+            url = rule_link(docs_url, requirement.docname, req_id)
             notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
         if len(failed) > _LINKS:
             notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")

@@ -351,7 +351,7 @@ def test_the_spec_command_builds_the_html_the_rule_links_point_to(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     cached = spec_html.html_dir().as_uri() + "/"
     # until the pages are built, a rule's link says how to build them
-    assert spec_html.rule_url(cached, "wait", "WAIT-SELF-1").endswith(
+    assert spec_html.rule_link(cached, "wait", "WAIT-SELF-1").endswith(
         "#req-wait-self-1 (not built yet: forkwait-conformance spec builds it)"
     )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
@@ -367,6 +367,9 @@ def test_the_spec_command_builds_the_html_the_rule_links_point_to(
     html = tmp_path / "forkwait-spec" / __version__ / "html"
     assert result.stdout.strip() == (html / "index.html").as_uri()
     # a failure's link, as a run of the installed spec writes it, lands on the rule's box
+    assert spec_html.rule_link(cached, "wait", "WAIT-SELF-1") == spec_html.rule_url(
+        cached, "wait", "WAIT-SELF-1"
+    )  # built: the link is the URL alone
     url = spec_html.rule_url(cached, "wait", "WAIT-SELF-1")
     page, _, anchor = url.partition("#")
     text = Path(page.removeprefix("file://")).read_text(encoding="utf-8")
