@@ -32,8 +32,6 @@ class Failure:
     #: output, exception, setup, cleanup, timeout, hang, crash, error; or xpassed
     kind: str
     cause: str
-    #: the requirement's level ("" outside any requirement)
-    level: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,16 +59,16 @@ def _name(record: ExampleRecord) -> str:
 def failures(report: RunReport) -> list[Failure]:
     """Every example that failed the run or was declared and passed, in spec order."""
     found = []
-    records = [(r.id, r.level, e) for r in report.requirements for e in r.results]
-    records += [("", "", e) for e in report.outside_requirements]
-    for requirement, level, record in records:
+    records = [(r.id, e) for r in report.requirements for e in r.results]
+    records += [("", e) for e in report.outside_requirements]
+    for requirement, record in records:
         if record.outcome == "failed":
             kind, cause = record.kind or "error", record.cause or "(no cause recorded)"
         elif record.outcome == "xpassed":
             kind, cause = "xpassed", XPASSED_CAUSE
         else:
             continue
-        found.append(Failure(_name(record), requirement, record.example, kind, cause, level))
+        found.append(Failure(_name(record), requirement, record.example, kind, cause))
     return found
 
 
