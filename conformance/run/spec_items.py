@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from docutils import nodes
 from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
 from conformance.catalog.nodes import PROBE_GROUP_PREFIX
 from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
 from conformance.run.failure_kinds import is_timeout, timeout_text
+from conformance.run.spec_html import rule_link
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.evaluators import DoctestFailed
@@ -133,12 +133,11 @@ def headline(
     kind: str = "example",
 ) -> str:
     """Which rule an example checks, in its words, with a link: the head of every failure."""
-    anchor = nodes.make_id(f"req-{requirement.id}")
     lines = [
         f"{requirement.id} ({requirement.level}, profile {requirement.profile}), "
         f"{kind} {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
         textwrap.fill(requirement.text, width=96, initial_indent="  ", subsequent_indent="  "),
-        f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
+        f"  the rule: {rule_link(options.docs_url, requirement.docname, requirement.id)}",
     ]
     if schedule is not None:
         impl = shlex.quote(options.impl or options.adapter.name)
@@ -154,12 +153,6 @@ def first_code_line(spec: TestSpec) -> int | None:
     """The .rst line of an example's first code line: the one its failure names."""
     location = getattr(spec.code, "location", None)
     return getattr(location, "line", None) or spec.line
-
-
-def requirement_from_nodeid(nodeid: str) -> str | None:
-    """``fork.rst::FORK-CALLS-1[2][schedule fifo]`` -> ``FORK-CALLS-1`` (items are named so)."""
-    requirement = nodeid.rpartition("::")[2].partition("[")[0]
-    return None if not requirement or requirement == OUTSIDE else requirement
 
 
 class SpecItem(SybilItem):
@@ -228,7 +221,7 @@ class SpecItem(SybilItem):
         self.add_marker(pytest.mark.skip(reason=reason))
         self.sphinx.replayable = False  # never run: not even to rebuild a namespace
 
-    def polish(self, text: str, error: BaseException | None) -> str:
+    def readable_failure(self, text: str, error: BaseException | None) -> str:
         """A failure as a user reads it: a timeout said as one, paths relative to the
         spec folder ("wait.rst", not a site-packages path)."""
         if error is not None and is_timeout(error):
