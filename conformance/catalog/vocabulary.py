@@ -43,7 +43,8 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
 
 #: The methods each profile's examples call on a future that ``fork`` returned.
 FUTURE_METHODS: Mapping[str, tuple[str, ...]] = {
-    "core": ("done",),
+    "core": ("done", "wait"),
+    "async": ("done",),
     "futures": ("done", "wait", "value", "then", "add_done_callback"),
 }
 
