@@ -48,3 +48,4 @@ CHAIN_TWICE = "a chain of 1,000 nested forks, each task run twice, is 2**1000 ru
 NESTED_RUNTIME_ERROR = "a failure that comes up through a task's wait is a new RuntimeError"
 TASK_FORKS_IN_ITS_CONTEXT = "a task's fork runs in the task's own context, not a copy"
 UNWAITED_NEVER_STARTS = "a task nobody waits on never starts"
+PREVIOUS_FUTURE_AS_ARGUMENT = "its probe hands each task the previous task's future as an argument"

@@ -22,6 +22,14 @@ CONTRACT = contract(
     "MODULE-FORK-1",
     "FORK-SCRIPTED-1",
     extras={
+        "KWARGS-UNKNOWN-1": (
+            "its probe forks scripted functions and modules with an unknown keyword, which "
+            "arrives by position instead of being refused"
+        ),
+        "TRACE-KWARGS-1": (
+            "its probe forks a module with keywords out of order while tracing: they arrive by "
+            "position"
+        ),
         "SCRIPT-SAME-RESULT-1": reasons.SCRIPTED_BY_KEYWORD,
     },
 )

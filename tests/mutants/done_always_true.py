@@ -16,6 +16,12 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FUTURE-DONE-1",
     extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": (
+            "its probe adds callbacks to futures of tasks still running, which look done, so the "
+            "callbacks run at once"
+        ),
+        "FUTURE-THEN-1": reasons.LOOKS_DONE,
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.LOOKS_DONE,
         "FUTURE-FORKED-METHODS-1": reasons.LOOKS_DONE,
         "FUTURE-WAIT-ALL-1": reasons.LOOKS_DONE,
         "NEST-ANY-POOL-1": "wait_all reads done(), always True, and gives values not yet set",

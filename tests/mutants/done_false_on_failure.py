@@ -15,6 +15,10 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FUTURE-DONE-FAILED-1",
     extras={
+        "FUTURE-THEN-1": (
+            "its probe chains then on failed futures, which never look done, so the callback "
+            "never runs"
+        ),
         "FUTURE-COLLECT-ALL-FAIL-1": "the probe polls done() of futures that failed, which say no",
     },
     maybe={

@@ -18,6 +18,7 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "ERR-WAIT-AGAIN-1",
     extras={
+        "WAIT-SAME-OBJECT-1": reasons.WAITS_TWICE_ON_FAILURE,
         "DET-PURE-1": "a generated program waits twice on a failing task",
         "FUTURE-DONE-FAILED-1": "the probe's 8 threads each wait on one failed future",
         "FUTURE-SET-EXCEPTION-1": reasons.WAITS_TWICE_ON_FAILURE,

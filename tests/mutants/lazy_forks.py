@@ -21,6 +21,11 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "ASYNC-STARTS-1",
     extras={
+        "ERR-BASE-EXCEPTION-1": reasons.UNWAITED_NEVER_STARTS,
+        "SCRIPT-MODULE-1": (
+            "its probe's two tasks of a scripted forward meet at a barrier, and a task that runs "
+            "only when waited never gets there first"
+        ),
         "ASYNC-CONCURRENT-1": "tasks start one at a time, each when waited",
         "FUTURE-DONE-1": "the probe waits for held tasks to start, which a lazy fork never does",
         "LIFECYCLE-EXIT-1": reasons.UNWAITED_NEVER_STARTS,

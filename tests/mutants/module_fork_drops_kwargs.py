@@ -15,6 +15,12 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "MODULE-FORK-1",
     extras={
+        "KWARGS-UNKNOWN-1": (
+            "its probe forks a module with an unknown keyword, which is dropped instead of refused"
+        ),
+        "TRACE-KWARGS-1": (
+            "its probe forks a module with keywords while tracing, which never arrive"
+        ),
         "FORK-SCRIPTED-1": "the probe forks a scripted module with keyword arguments",
     },
 )

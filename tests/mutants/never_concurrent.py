@@ -15,6 +15,10 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "ASYNC-RETURNS-EARLY-1",
     extras={
+        "SCRIPT-MODULE-1": (
+            "its probe's two tasks of a scripted forward meet at a barrier, which tasks run one "
+            "after the other never open"
+        ),
         "ASYNC-CONCURRENT-1": reasons.NEEDS_EARLY_RETURN,
         "CONTEXT-SNAPSHOT-1": reasons.NEEDS_EARLY_RETURN,
         "FUTURE-DONE-1": reasons.NEEDS_EARLY_RETURN,

@@ -24,6 +24,10 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "ASYNC-CONCURRENT-1",
     extras={
+        "SCRIPT-MODULE-1": (
+            "its probe's two tasks of a scripted forward meet at a barrier, which tasks taking "
+            "turns never open"
+        ),
         "ASYNC-STARTS-1": "the probe's 20 subtasks must all start while their task checks",
         "LIFECYCLE-CALLERS-1": "the example's two tasks meet at a barrier",
         "SCRIPT-IGNORE-1": "the probe's ignored function reads what a subtask of its task made, "

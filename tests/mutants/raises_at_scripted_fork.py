@@ -23,6 +23,13 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "ERR-SCRIPT-AT-WAIT-1",
     extras={
+        "ASYNC-CONCURRENT-1": reasons.HELD_PAST_FORK,
+        "ASYNC-RETURNS-EARLY-1": reasons.HELD_PAST_FORK,
+        "NEST-UNWAITED-RUNS-1": reasons.HELD_PAST_FORK,
+        "FUTURE-ADD-DONE-CALLBACK-1": reasons.FORK_RAISES_FAILED_FORKED,
+        "FUTURE-THEN-1": reasons.FORK_RAISES_FAILED_FORKED,
+        "NEST-UNWAITED-1": reasons.FORK_RAISES_FAILED_FORKED,
+        "WAIT-SAME-OBJECT-1": reasons.FORK_RAISES_FAILED_FORKED,
         "CONTEXT-SNAPSHOT-1": reasons.HELD_PAST_FORK,
         "DET-PURE-1": reasons.FAILS_AT_FORK,
         "ERR-BASE-EXCEPTION-1": "the probe's scripted tasks fail, which fork raises",

@@ -16,6 +16,7 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FORK-SCRIPTED-1",
     extras={
+        "TRACE-RERUN-1": "its probe's traced function forks a scripted function",
         "SCRIPT-SAME-RESULT-1": "the probe forks a scripted function from scripted code",
         "TRACE-FORKS-SCRIPTED-1": "the example forks a scripted function while tracing",
     },

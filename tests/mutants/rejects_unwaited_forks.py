@@ -17,6 +17,13 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "NEST-UNWAITED-1",
     extras={
+        "NEST-ANY-POOL-1": (
+            "its probe's tasks wait with the future's wait() method, which this mutant does not "
+            "count as a wait"
+        ),
+        "WAIT-SAME-OBJECT-1": (
+            "its probe's scripted code leaves its forks for other threads to wait on"
+        ),
         "DET-PURE-1": "the generated programs leave forks unwaited",
         "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
         "FUTURE-ARGUMENT-1": "the caller never waits on the future its tasks wait on",

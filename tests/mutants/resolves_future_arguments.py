@@ -15,6 +15,8 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FUTURE-ARGUMENT-1",
     extras={
+        "FUTURE-WAIT-ALL-1": reasons.PREVIOUS_FUTURE_AS_ARGUMENT,
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.PREVIOUS_FUTURE_AS_ARGUMENT,
         "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
         "FUTURE-ANNOTATIONS-1": "the probe gives a task a future as an argument",
         "WAIT-SAME-OBJECT-1": "the probe hands a future to 8 tasks",

@@ -17,6 +17,8 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "WAIT-SAME-OBJECT-1",
     extras={
+        "ERR-BASE-EXCEPTION-1": reasons.SIDE_EFFECTS_TWICE,
+        "NEST-LOOP-1": reasons.SIDE_EFFECTS_TWICE,
         "ASYNC-RETURNS-EARLY-1": "the probe's subtask, run again, reports the first run's end",
         "ASYNC-STARTS-1": reasons.SIDE_EFFECTS_TWICE,
         "CONTEXT-INHERITED-1": reasons.TWICE_SEEN,

@@ -17,6 +17,8 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FUTURE-SET-EXCEPTION-1",
     extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": reasons.EXCEPTION_AS_VALUE,
+        "FUTURE-THEN-1": reasons.EXCEPTION_AS_VALUE,
         "FUTURE-SET-ONCE-1": reasons.EXCEPTION_AS_VALUE,
         "FUTURE-THEN-ERROR-1": reasons.EXCEPTION_AS_VALUE,
         "FUTURE-WAKES-WAITERS-1": reasons.EXCEPTION_AS_VALUE,

@@ -21,6 +21,7 @@ CONTRACT = contract(
     "ERR-WAIT-AGAIN-1",
     "ERR-NESTED-1",
     extras={
+        "WAIT-SAME-OBJECT-1": reasons.NO_RAISE,
         "DET-PURE-1": "a generated program catches a task's failure",
         "ERR-CHAIN-KEPT-1": reasons.NO_RAISE,
         "ERR-TYPE-KEPT-1": reasons.NO_RAISE,

@@ -16,6 +16,8 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "KWARGS-PERMUTATIONS-1",
     extras={
+        "FUTURE-WAIT-ALL-1": reasons.TWO_POSITIONAL,
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.TWO_POSITIONAL,
         "DET-NO-COPY-1": reasons.TWO_POSITIONAL,
         "DET-PURE-1": "the generated programs pass arguments by position",
         "ERR-AT-WAIT-1": reasons.TWO_POSITIONAL,

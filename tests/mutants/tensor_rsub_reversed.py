@@ -11,7 +11,12 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("TRACE-TENSOR-1")
+CONTRACT = contract(
+    "TRACE-TENSOR-1",
+    extras={
+        "TRACE-RERUN-1": "its probe replays int - tensor on new inputs",
+    },
+)
 
 
 def _rsub_swapped(self: ref.Tensor, other: object) -> ref.Tensor:

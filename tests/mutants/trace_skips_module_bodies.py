@@ -13,7 +13,14 @@ from reference_impl.tracing.scope import active_scope, recording
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("TRACE-MODULE-1")
+CONTRACT = contract(
+    "TRACE-MODULE-1",
+    extras={
+        "TRACE-KWARGS-1": (
+            "its probe traces a forked module, whose result is recorded as a constant"
+        ),
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -38,6 +38,8 @@ CONTRACT = contract(
         "FUTURE-DONE-FAILED-1": "Python threads wait on a failing task that calls Python: they "
         "hang only if it does so while one of them waits",
         "SCRIPT-IGNORE-1": "the probe's ignored function may run while a Python wait holds on",
+        "FUTURE-RETURNED-1": "Python waits on futures that scripted code returned: they hang "
+        "only if a task calls Python while one of them waits",
     },
     slow=True,  # its wedged waits hang until the watchdog ends them
 )
