@@ -44,7 +44,7 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
 #: The methods each profile's examples call on a future that ``fork`` returned.
 FUTURE_METHODS: Mapping[str, tuple[str, ...]] = {
     "core": ("done", "wait"),
-    "async": ("done",),
+    "async": ("done", "wait"),
     "futures": ("done", "wait", "value", "then", "add_done_callback"),
 }
 
