@@ -115,10 +115,11 @@ check: docs-tools browser-tools engine-extras test mutants $(ENGINES:%=conforman
 	docs doctest wheel-smoke peers
 
 ## Programs from outside Python (Debian's packages): Graphviz's dot draws the spec's graphs
-## (make docs), Chromium lays the built HTML out for its browser test (make test). No target
-## installs them behind your back: the *-tools targets say what is missing and the command;
-## `make system-packages` (as root) is that command, loud, and CI runs it explicitly.
-SYSTEM_PACKAGES := graphviz chromium
+## (make docs), Chromium lays the built HTML out for its browser test (make test), and
+## python3-venv is `python3 -m venv` (Debian ships it apart). No target installs them behind
+## your back: the *-tools targets say what is missing and the command; `make system-packages`
+## (as root) is that command, loud, and CI runs it explicitly.
+SYSTEM_PACKAGES := graphviz chromium python3-venv
 system-packages:
 	@echo "make system-packages: apt-get install $(SYSTEM_PACKAGES) (Debian's packages, as root)"
 	DEBIAN_FRONTEND=noninteractive apt-get update -q
