@@ -2,8 +2,10 @@
 
 Each stage is one pytest run on two workers (``--dist loadfile`` comes from pyproject.toml)
 under a header that says what it checks, with pytest's own progress; a table at the end gives
-each stage's outcome and time. Every stage runs even when one fails, and the whole run fails if
-any stage did, or collected no test at all (a folder that moved must not pass in silence).
+each stage's outcome, its wall time and the CPU time its processes used (on a machine shared
+with other work, wall time far above half the CPU time says the stage waited for the cores).
+Every stage runs even when one fails, and the whole run fails if any stage did, or collected
+no test at all (a folder that moved must not pass in silence).
 
 ``python -m tests.stages`` runs them all (``make test``); ``python -m tests.stages mutants``
 runs one (``make test STAGES=mutants``).
@@ -12,6 +14,7 @@ runs one (``make test STAGES=mutants``).
 from __future__ import annotations
 
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -80,6 +83,7 @@ class Outcome:
     stage: Stage
     exit_status: int
     seconds: float
+    cpu_seconds: float
 
     def verdict(self) -> str:
         if self.exit_status == 0:
@@ -99,6 +103,12 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
 
 
+def _children_cpu() -> float:
+    """CPU seconds of every finished process this one started, and of theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _command(args: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", *args]
 
@@ -116,19 +126,25 @@ def run_stage(stage: Stage, position: int, total: int) -> Outcome:
     _rule(f"stage {position} of {total}: {stage.name}")
     print(stage.checks, flush=True)
     print(f"$ {_shown(command)}", flush=True)
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), _children_cpu()
     exit_status = subprocess.run(command, check=False).returncode
-    return Outcome(stage, exit_status, time.monotonic() - start)
+    return Outcome(stage, exit_status, time.monotonic() - start, _children_cpu() - cpu_start)
 
 
 def summary(outcomes: Sequence[Outcome]) -> int:
-    """Print each stage's outcome and time; the run's exit status (1 if any stage failed)."""
+    """Print each stage's outcome and times; the run's exit status (1 if any stage failed)."""
     print(flush=True)
     _rule("stages")
-    width = max(len(o.stage.name) for o in outcomes)
-    for o in outcomes:
-        print(f"{o.stage.name:<{width}}  {_duration(o.seconds):>10}  {o.verdict()}")
-    print(f"{'total':<{width}}  {_duration(sum(o.seconds for o in outcomes)):>10}")
+    rows = [
+        (o.stage.name, _duration(o.seconds), _duration(o.cpu_seconds), o.verdict())
+        for o in outcomes
+    ]
+    total = (sum(o.seconds for o in outcomes), sum(o.cpu_seconds for o in outcomes))
+    rows += [("total", _duration(total[0]), _duration(total[1]), "")]
+    width = max(len(row[0]) for row in rows)
+    print(f"{'':<{width}}  {'wall time':>11}  {'CPU time':>11}")
+    for name, wall, cpu, verdict in rows:
+        print(f"{name:<{width}}  {wall:>11}  {cpu:>11}  {verdict}".rstrip())
     failed = [o.stage.name for o in outcomes if o.exit_status != 0]
     if not failed:
         print(f"every stage passed ({len(outcomes)} of {len(outcomes)})", flush=True)
