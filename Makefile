@@ -27,6 +27,7 @@ sphinx = $(BIN)/sphinx-build -W -q -E -b $(1) -c conf docs build/$(1)
 
 .PHONY: conformance $(ENGINES:%=conformance-%) engine-extras matrix peers test mutants lint \
 	type docs doctest wheel-smoke check system-packages docs-tools browser-tools clean
+# the engines' rule finds its prerequisite from the engine's name ($$*)
 .SECONDEXPANSION:
 # make check's order matters (each extra before the tests that use it), and every target here
 # keeps both cores busy on its own: one at a time
