@@ -2,34 +2,30 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import conformance.adapters
-from conformance.adapters import dask as dask_adapter
-from conformance.adapters import ray as ray_adapter
-from conformance.adapters import threads as threads_adapter
-from conformance.adapters import torch_jit as torch_adapter
 from conformance.catalog.expectations import load_entries
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import requirements_in
 from conformance.reports.json_report import RunReport, read_report
-from tests.paths import RESULTS
+from tests.paths import REPO, RESULTS
 
 REGENERATE = "re-record them with `make matrix`"
-#: every implementation `make matrix` records
-ENGINES = ["reference", "torch", "dask", "threads", "ray", "gevent"]
-#: the gevent adapter's files, by path: importing its module would monkey-patch this process
-GEVENT_FILES = Path(conformance.adapters.__file__).parent
-#: the third-party engines, with the expected-failures and skips files of their adapters
-#: (dask's in-process cluster: the remote files apply to another cluster only)
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+#: every implementation `make matrix` records: pyproject.toml's entry points
+ENGINES = list(PYPROJECT["entry-points"]["forkwait.implementations"])
+#: the files an engine declares its expected failures and skips in, beside the adapters (by
+#: path: importing the gevent adapter would monkey-patch this process). The reference has
+#: none; dask's in-process cluster: the remote files apply to another cluster only.
+ADAPTERS = Path(conformance.adapters.__file__).parent
 DECLARED = {
-    "torch": (torch_adapter.XFAILS_FILE, torch_adapter.SKIPS_FILE),
-    "dask": (dask_adapter.XFAILS_FILE, dask_adapter.SKIPS_FILE),
-    "threads": (threads_adapter.XFAILS_FILE, threads_adapter.SKIPS_FILE),
-    "ray": (ray_adapter.XFAILS_FILE, ray_adapter.SKIPS_FILE),
-    "gevent": (GEVENT_FILES / "gevent_xfails.toml", GEVENT_FILES / "gevent_skips.toml"),
+    name: (ADAPTERS / f"{name}_xfails.toml", ADAPTERS / f"{name}_skips.toml")
+    for name in ENGINES
+    if (ADAPTERS / f"{name}_xfails.toml").exists()
 }
 
 
@@ -48,6 +44,13 @@ def test_recorded_results_cover_exactly_the_spec(name: str) -> None:
 def test_the_reference_passes_every_requirement() -> None:
     outcomes = {r.id: r.outcome for r in recorded("reference").requirements}
     assert {o for o in outcomes.values()} == {"passed"}, outcomes
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_every_engine_but_the_reference_declares_what_it_fails(name: str) -> None:
+    xfails, skips = ADAPTERS / f"{name}_xfails.toml", ADAPTERS / f"{name}_skips.toml"
+    assert (name in DECLARED) == (name != "reference"), f"{xfails.name}, {skips.name}"
+    assert xfails.exists() == skips.exists(), f"{xfails.name} and {skips.name} go together"
 
 
 @pytest.mark.parametrize("name", ENGINES)
@@ -92,6 +95,6 @@ def test_an_engine_fails_exactly_its_declared_requirements(name: str) -> None:
     assert unclaimed <= {"skipped"}, REGENERATE
 
 
-@pytest.mark.parametrize("name", ["threads", "ray", "gevent"])
+@pytest.mark.parametrize("name", ENGINES)
 def test_an_engine_claims_at_least_core(name: str) -> None:
     assert "core" in recorded(name).profiles

@@ -1,0 +1,80 @@
+"""make test's stages (tests/stages.py) run every test once, and fail as one pytest run would."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests import stages
+from tests.paths import REPO
+
+
+def stage_of(path: Path) -> list[str]:
+    """The stages whose paths hold ``path`` and whose ignores do not."""
+
+    def under(root: str) -> bool:
+        return path == REPO / root or (REPO / root) in path.parents
+
+    return [
+        stage.name
+        for stage in stages.STAGES
+        if any(under(p) for p in stage.paths) and not any(under(p) for p in stage.ignore)
+    ]
+
+
+def test_every_test_file_runs_in_exactly_one_stage() -> None:
+    files = [*sorted((REPO / "tests").rglob("test_*.py")), REPO / "docs"]
+    assert len(files) > 10
+    assert {str(f.relative_to(REPO)): stage_of(f) for f in files if len(stage_of(f)) != 1} == {}
+
+
+def test_the_stages_collect_what_pytest_is_configured_to() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    testpaths = config["tool"]["pytest"]["ini_options"]["testpaths"]
+    roots = {path.split("/")[0] for stage in stages.STAGES for path in stage.paths}
+    assert roots == set(testpaths)
+    for stage in stages.STAGES:
+        assert all((REPO / p).exists() for p in (*stage.paths, *stage.ignore)), stage
+
+
+def test_stage_names_are_rejected_when_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert stages.main(["unit", "nonesuch"]) == 2
+    assert "no such stage: nonesuch (the stages: unit, differential," in capsys.readouterr().err
+
+
+def test_a_failing_or_empty_stage_fails_the_run_and_the_rest_still_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "test_passes.py").write_text("def test_ok():\n    pass\n", encoding="utf-8")
+    (tmp_path / "test_fails.py").write_text("def test_no():\n    assert False\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setattr(stages, "WORKERS", "0")  # no worker processes: this test is about exits
+    monkeypatch.chdir(tmp_path)
+    run = [
+        stages.Stage("fails", "a stage with a failing test", ("test_fails.py",)),
+        stages.Stage("empty", "a stage that collects nothing", ("empty",)),
+        stages.Stage("passes", "a stage that passes", ("test_passes.py",)),
+    ]
+    assert stages.run(run) == 1
+    out = capfd.readouterr().out
+    assert " stage 3 of 3: passes " in out
+    assert "a stage that passes\n$ " in out
+    assert "1 passed" in out
+    table = out[out.index(" stages ") :]
+    assert "fails" in table
+    assert "FAILED: pytest's exit status 1" in table
+    assert "FAILED: collected no tests" in table
+    assert "2 of 3 stages failed; run again with: " in table
+    assert table.rstrip().endswith("-m tests.stages fails empty")
+
+
+def test_a_run_of_passing_stages_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "test_passes.py").write_text("def test_ok():\n    pass\n", encoding="utf-8")
+    monkeypatch.setattr(stages, "WORKERS", "0")
+    monkeypatch.chdir(tmp_path)
+    assert stages.run([stages.Stage("passes", "a stage that passes", ("test_passes.py",))]) == 0
+    assert "every stage passed (1 of 1)" in capfd.readouterr().out

@@ -1,0 +1,182 @@
+"""``make test`` in stages, so that a reader can tell which part runs and how far it is.
+
+Each stage is one pytest run on two workers (``--dist loadfile`` comes from pyproject.toml)
+under a header that says what it checks, with pytest's own progress; a table at the end gives
+each stage's outcome, its wall time and the CPU time its processes used (on a machine shared
+with other work, wall time far above half the CPU time says the stage waited for the cores).
+Every stage runs even when one fails, and the whole run fails if any stage did, or collected
+no test at all (a folder that moved must not pass in silence).
+
+``python -m tests.stages`` runs them all (``make test``); ``python -m tests.stages mutants``
+runs one (``make test STAGES=mutants``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: pytest's workers in every stage
+WORKERS = "2"
+#: pytest's exit status when it collected nothing
+NO_TESTS_COLLECTED = 5
+BROWSER_TEST = "tests/spec/test_html_in_browser.py"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One pytest run: its name, what it checks (the header), and what it collects."""
+
+    name: str
+    checks: str
+    paths: tuple[str, ...]
+    ignore: tuple[str, ...] = ()
+
+    def pytest_args(self) -> list[str]:
+        return ["-n", WORKERS, *self.paths, *(f"--ignore={path}" for path in self.ignore)]
+
+
+#: the stages with a folder (or file) of their own, in the order they run after the unit tests
+_OWN_PATHS = (
+    Stage(
+        "differential",
+        "the doctest engine, example by example against sphinx-build -b doctest",
+        ("tests/sphinx_doctest",),
+    ),
+    Stage(
+        "mutants",
+        "the mutant suite: each one-bug variant of the reference must fail the rules it breaks "
+        "(the variants all run, eight at a time, before pytest reports the first result)",
+        ("tests/mutants",),
+    ),
+    Stage(
+        "browser",
+        "the browser test: the spec's HTML laid out by headless Chromium",
+        (BROWSER_TEST,),
+    ),
+    Stage(
+        "examples",
+        "the spec's examples against the reference, ending with its conformance verdict",
+        ("docs",),
+    ),
+)
+#: the unit tests are everything under tests/ that no other stage runs, so that a new folder
+#: of tests cannot fall out of make test
+UNIT = Stage(
+    "unit",
+    "unit tests: the reference, the engines, the suite, the spec's pages, the project",
+    ("tests",),
+    ignore=tuple(p for stage in _OWN_PATHS for p in stage.paths if p.startswith("tests/")),
+)
+STAGES = (UNIT, *_OWN_PATHS)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stage: Stage
+    exit_status: int
+    seconds: float
+    cpu_seconds: float
+
+    def verdict(self) -> str:
+        if self.exit_status == 0:
+            return "passed"
+        if self.exit_status == NO_TESTS_COLLECTED:
+            return "FAILED: collected no tests"
+        return f"FAILED: pytest's exit status {self.exit_status}"
+
+
+def _rule(title: str) -> None:
+    width = max(shutil.get_terminal_size().columns, 40)
+    print(f" {title} ".center(width, "#"), flush=True)
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
+
+
+def _children_cpu() -> float:
+    """CPU seconds of every finished process this one started, and of theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _command(args: Sequence[str]) -> list[str]:
+    return [sys.executable, "-m", *args]
+
+
+def _shown(command: Sequence[str]) -> str:
+    """``command`` as a reader can paste it: the interpreter relative to here where it can be."""
+    interpreter = os.path.relpath(command[0])
+    return shlex.join([command[0] if interpreter.startswith("../") else interpreter, *command[1:]])
+
+
+def run_stage(stage: Stage, position: int, total: int) -> Outcome:
+    """Run ``stage`` under its header; pytest prints its own progress and summary."""
+    command = _command(["pytest", *stage.pytest_args()])
+    print(flush=True)
+    _rule(f"stage {position} of {total}: {stage.name}")
+    print(stage.checks, flush=True)
+    print(f"$ {_shown(command)}", flush=True)
+    start, cpu_start = time.monotonic(), _children_cpu()
+    exit_status = subprocess.run(command, check=False).returncode
+    return Outcome(stage, exit_status, time.monotonic() - start, _children_cpu() - cpu_start)
+
+
+def summary(outcomes: Sequence[Outcome]) -> int:
+    """Print each stage's outcome and times; the run's exit status (1 if any stage failed)."""
+    print(flush=True)
+    _rule("stages")
+    rows = [
+        (o.stage.name, _duration(o.seconds), _duration(o.cpu_seconds), o.verdict())
+        for o in outcomes
+    ]
+    total = (sum(o.seconds for o in outcomes), sum(o.cpu_seconds for o in outcomes))
+    rows += [("total", _duration(total[0]), _duration(total[1]), "")]
+    width = max(len(row[0]) for row in rows)
+    print(f"{'':<{width}}  {'wall time':>11}  {'CPU time':>11}")
+    for name, wall, cpu, verdict in rows:
+        print(f"{name:<{width}}  {wall:>11}  {cpu:>11}  {verdict}".rstrip())
+    failed = [o.stage.name for o in outcomes if o.exit_status != 0]
+    if not failed:
+        print(f"every stage passed ({len(outcomes)} of {len(outcomes)})", flush=True)
+        return 0
+    again = _shown(_command(["tests.stages", *failed]))
+    print(f"{len(failed)} of {len(outcomes)} stages failed; run again with: {again}", flush=True)
+    return 1
+
+
+def run(stages: Sequence[Stage]) -> int:
+    """Run every stage in turn, then the summary; the exit status fails if any stage did."""
+    outcomes: list[Outcome] = []
+    try:
+        for position, stage in enumerate(stages, start=1):
+            outcomes.append(run_stage(stage, position, len(stages)))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr, flush=True)
+        return 130
+    return summary(outcomes)
+
+
+def main(argv: Sequence[str]) -> int:
+    by_name = {stage.name: stage for stage in STAGES}
+    unknown = [name for name in argv if name not in by_name]
+    if unknown:
+        print(
+            f"no such stage: {', '.join(unknown)} (the stages: {', '.join(by_name)})",
+            file=sys.stderr,
+        )
+        return 2
+    return run([by_name[name] for name in argv] if argv else STAGES)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
