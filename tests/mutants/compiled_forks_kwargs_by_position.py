@@ -22,6 +22,8 @@ CONTRACT = contract(
     "MODULE-FORK-1",
     "FORK-SCRIPTED-1",
     extras={
+        "KWARGS-UNKNOWN-1": "probe 3 forks a module with a keyword it does not take, which "
+        "arrives by position",
         "SCRIPT-SAME-RESULT-1": reasons.SCRIPTED_BY_KEYWORD,
     },
 )

@@ -16,6 +16,8 @@ CONTRACT = contract(
     "MODULE-FORK-1",
     extras={
         "FORK-SCRIPTED-1": "the probe forks a scripted module with keyword arguments",
+        "KWARGS-UNKNOWN-1": "probe 3 forks a module with a keyword it does not take, which "
+        "is dropped",
     },
 )
 
