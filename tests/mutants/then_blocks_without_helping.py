@@ -5,8 +5,8 @@ does not list its source, so a wait on it cannot help a task still queued
 along (help-while-waiting), as a wait on the task's own future does. It blocks
 until a pool worker has run the task, and tasks that wait so on subtasks
 queued behind them hold every worker. It breaks FUTURE-THEN-1: "A task blocked
-waiting on the new future [...] MUST NOT keep the task whose future fut is from
-running, however many tasks wait so".
+waiting on the new future [...] MUST NOT keep the task of fut from running,
+however many tasks wait so".
 """
 
 from typing import Any
