@@ -34,7 +34,7 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
         "collect_all",
         "wait_all",
     ),
-    "async": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
+    "async": ("fork", "wait", "Future", "Module", "script", "ignore", "collect_all", "wait_all"),
     "dynamic": ("fork", "wait", "script"),
     "trace": ("fork", "wait", "Module", "script", "ignore", "trace", "tensor", "graph_nodes"),
     "futures": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),

@@ -28,9 +28,11 @@ except TypeError:
 
 
 def fork(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-    """The reference's fork, refusing at once a call the signature does not accept."""
+    """The reference's fork, refusing at once a call the signature does not accept (a
+    module's: its ``forward``'s)."""
+    target = func.forward if isinstance(func, ref.Module) else func
     try:
-        signature = inspect.signature(func)
+        signature = inspect.signature(target)
     except (TypeError, ValueError):  # no signature to check (some builtins)
         signature = None
     if signature is not None:

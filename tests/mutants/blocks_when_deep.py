@@ -6,8 +6,8 @@ blocks, and leaves the task to the pool. Every worker that reaches that depth
 blocks too, so a chain of scripted forks deeper than the pool's threads times
 ``MAX_NESTED`` deadlocks (a plain fork, with no pool, still recurses).
 
-It breaks NEST-LEVELS-1 ("A task blocked in wait MUST NOT keep the tasks it
-waits on from running, however many tasks are waiting") and NEST-ANY-POOL-1
+It breaks NEST-LEVELS-1 ("A task blocked in fw.wait on the future of a task
+MUST NOT keep that task from running, however many tasks are waiting") and NEST-ANY-POOL-1
 (tasks that fork subtasks and wait on them "MUST all complete, for any depth of
 nesting").
 """

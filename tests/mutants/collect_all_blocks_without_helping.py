@@ -19,6 +19,10 @@ from tests.mutants._contract import contract
 
 CONTRACT = contract(
     "NEST-ANY-POOL-1",
+    extras={
+        "FUTURE-THEN-1": "probe 7's tasks wait on a then future made from collect_all's, "
+        "which helps none of the tasks behind it",
+    },
     slow=True,  # its deadlocked pools hang until their deadline
 )
 

@@ -22,6 +22,8 @@ CONTRACT = contract(
     extras={
         "NEST-ANY-POOL-1": "its collect_all future lists no sources, so a wait on it runs no "
         "queued task: probe 3's waiting tasks hold every worker",
+        "FUTURE-THEN-1": "its collect_all future lists no sources: probe 7's then future made "
+        "from it helps no queued task, and its waiting tasks hold every worker",
     },
 )
 

@@ -16,6 +16,7 @@ CONTRACT = contract(
     "FUTURE-COLLECT-ALL-1",
     extras={
         "FUTURE-COLLECT-CREATED-1": "the example waits on the futures collect_all gives",
+        "FUTURE-THEN-1": "probe 7's callback waits on the futures collect_all gives",
         "NEST-ANY-POOL-1": "probe 3 waits on the futures collect_all gives, values here",
     },
 )

@@ -6,8 +6,8 @@ few levels deep works; 64 tasks waiting at once deadlock. Each top-level
 scripted call gets a pool of its own (daemon threads), so one deadlock does not
 wedge later examples.
 
-It breaks NEST-LEVELS-1 ("A task blocked in wait MUST NOT keep the tasks it
-waits on from running, however many tasks are waiting") and NEST-ANY-POOL-1
+It breaks NEST-LEVELS-1 ("A task blocked in fw.wait on the future of a task
+MUST NOT keep that task from running, however many tasks are waiting") and NEST-ANY-POOL-1
 (tasks that fork subtasks and wait on them "MUST all complete, [...] however
 many threads the implementation runs tasks on").
 """

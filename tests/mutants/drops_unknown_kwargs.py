@@ -2,8 +2,8 @@
 
 A fork that filters keyword arguments against the function's signature, to be
 lenient with callers, instead of letting the call fail. It breaks
-KWARGS-UNKNOWN-1: "A keyword the function does not accept MUST raise TypeError
-in plain Python, from fork or at the latest from wait".
+KWARGS-UNKNOWN-1: "In plain Python, a keyword the callable does not accept MUST
+make the call fail with an exception, raised by fork or at the latest by wait".
 """
 
 import inspect

@@ -19,6 +19,7 @@ CONTRACT = contract(
         "TRACE-FORK-WAIT-1": "its probe waits, inside a forked body, on that body's own fork",
         "TRACE-FORKS-SCRIPTED-1": "the probe's scripted function forks a task of its own",
         "TRACE-GRAPH-NODES-1": "its probe lists the fork and wait of a forked body's subgraph",
+        "TRACE-ONE-NODE-PER-FORK-1": "probe 3 lists the fork a forked body holds",
         "TRACE-UNWAITED-1": "its probe forks a task never waited inside a forked body",
     },
 )

@@ -21,6 +21,8 @@ CONTRACT = contract(
     extras={
         "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a "
         "wait, on the waiter's thread, which the callbacks' KeyboardInterrupt then reaches",
+        "FUTURE-THEN-1": "probe 7 waits on then futures of forked tasks, never on the tasks' "
+        "own futures, so their callbacks never run",
     },
 )
 

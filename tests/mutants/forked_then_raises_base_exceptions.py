@@ -18,7 +18,14 @@ from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
 
-CONTRACT = contract("FUTURE-THEN-ERROR-1")
+CONTRACT = contract(
+    "FUTURE-THEN-ERROR-1",
+    extras={
+        "FUTURE-THEN-1": "its then future lists no source: a wait on it runs no queued task, "
+        "and probe 7's waiting tasks hold every worker",
+    },
+    slow=True,  # that probe hangs until its deadline
+)
 
 
 class ThenByCallback(ref.Future[Any]):

@@ -2,7 +2,7 @@
 
 A tracer that keeps its fork nodes on a stack, to close each as its body ends,
 and lists them by popping it. It breaks TRACE-ONE-NODE-PER-FORK-1: "A trace MUST
-hold one fork node for every fork that ran, in the order they ran".
+hold one fork node for every fork the traced code ran, in the order they ran".
 """
 
 from typing import Any

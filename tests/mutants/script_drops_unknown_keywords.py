@@ -4,8 +4,9 @@ The compiled function binds a call to its schema by looking up each parameter
 by name, and ignores whatever else came: a keyword the function does not
 accept is silently dropped instead of raising. Forking the scripted function
 from plain Python with such a keyword then runs it without complaint. Breaks
-KWARGS-UNKNOWN-1: "A keyword the function does not accept MUST raise
-``TypeError`` in plain Python, from ``fork`` or at the latest from ``wait``".
+KWARGS-UNKNOWN-1: "In plain Python, a keyword the callable does not accept
+MUST make the call fail with an exception, raised by ``fork`` or at the latest
+by ``wait``".
 """
 
 import functools

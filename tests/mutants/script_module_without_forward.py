@@ -15,6 +15,7 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "SCRIPT-MODULE-1",
     extras={
+        "LIFECYCLE-CALLERS-1": "probe 3 calls the scripted module's forward",
         "MODULE-FORK-1": "upstream's example calls the scripted module's forward",
     },
 )

@@ -3,7 +3,7 @@
 A tracer that records a fork as a plain call. It breaks TRACE-FORK-WAIT-1 ("the
 graph MUST hold one wait node, whose input is the output of the fork node of the
 future it waited") and TRACE-ONE-NODE-PER-FORK-1 ("A trace MUST hold one fork
-node for every fork that ran").
+node for every fork the traced code ran").
 """
 
 from typing import Any
