@@ -22,8 +22,6 @@ CONTRACT = contract(
             "its probe forks a module with keywords while tracing, which never arrive"
         ),
         "FORK-SCRIPTED-1": "the probe forks a scripted module with keyword arguments",
-        "KWARGS-UNKNOWN-1": "probe 3 forks a module with a keyword it does not take, which "
-        "is dropped",
     },
 )
 

@@ -26,7 +26,6 @@ CONTRACT = contract(
         "FUTURE-COLLECT-ALL-1": "the probe checks collect_all gives back the very futures fork "
         "returned, which this mutant wraps",
         "FUTURE-FORKED-METHODS-1": reasons.NO_FUTURE_METHODS,
-        "FUTURE-THEN-1": reasons.NO_PROBED_METHODS,
         "FUTURE-THEN-ERROR-1": reasons.NO_PROBED_METHODS,
         "FUTURE-VALUE-NOT-DONE-1": reasons.NO_PROBED_METHODS,
         "MODULE-RETURNS-FUTURES-1": reasons.NO_FUTURE_METHODS,
