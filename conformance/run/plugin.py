@@ -21,6 +21,7 @@ from conformance.catalog.expectations import XfailsError
 from conformance.catalog.requirements import CatalogError
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
+from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.run import executors
 from conformance.run.config import (
     REQUIRE_WORKERS_INI,
@@ -42,6 +43,7 @@ from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
+_REPORTER = "forkwait-conformance-reporter"
 _SETUP = pytest.StashKey[RunSetup]()
 _SPEC = pytest.StashKey[SpecLocation]()
 
@@ -89,7 +91,7 @@ def pytest_configure(config: pytest.Config) -> None:
         reporter = ConformanceReporter(
             config, setup.catalog, setup.options, setup.project.read_warnings
         )
-        config.pluginmanager.register(reporter, "forkwait-conformance-reporter")
+        config.pluginmanager.register(reporter, _REPORTER)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -139,6 +141,28 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             ]
 
 
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
+    """A file another plugin cannot write at the end (JUnit's, its folder replaced by a
+    file) costs that file only: the JSON report is written first (reporter.py), and the
+    verdict is still printed, with exit status REPORT_NOT_WRITTEN."""
+    try:
+        return (yield)
+    except OSError as exc:
+        if not session.config.pluginmanager.has_plugin(_REPORTER):
+            raise
+        session.exitstatus = REPORT_NOT_WRITTEN
+        terminal = session.config.pluginmanager.get_plugin("terminalreporter")
+        if terminal is not None:
+            terminal.ensure_newline()
+            terminal.write_line(
+                f"a file of the run was NOT written (JUnit's, or another plugin's): {exc} "
+                f"(exit status {REPORT_NOT_WRITTEN})",
+                red=True,
+            )
+        return None
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
@@ -146,6 +170,5 @@ def pytest_runtest_makereport(
     """Outermost, so it sees the failure text the generic layer wrote: polish it."""
     report = yield
     if isinstance(item, SpecItem) and isinstance(report.longrepr, str):
-        error = call.excinfo.value if call.excinfo else None
-        report.longrepr = item.polish(report.longrepr, error)
+        report.longrepr = item.polish(report.longrepr)
     return report
