@@ -18,7 +18,6 @@ files changed during the run) is refused.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
 import shutil
@@ -30,13 +29,14 @@ from typing import Any
 from conformance.adapter import AdapterError
 from conformance.executor import wire
 from conformance.executor.processes import (
-    command,
+    STREAMS,
     crash_summary,
-    environment,
     hang_summary,
     kill_group,
     make_folder,
     read_new,
+    size_of,
+    spawn,
     still_running,
     trimmed_dump,
 )
@@ -49,7 +49,6 @@ _TICK = 0.1
 _DUMP_WAIT = 0.5
 #: characters of each of the executor's streams kept per phase of an example
 OUTPUT_SHOWN = 64 * 1024
-_STREAMS = ("stdout", "stderr")
 #: bytes of an output file past which it is emptied once read
 _EMPTIED_PAST = 16 * 1024 * 1024
 
@@ -106,7 +105,7 @@ class ExecutorHandle:
         self.threads: list[str] = []
         #: the implementation's files as the run's first executor loaded them
         self.code: dict[str, list[int]] | None = None
-        self._read = dict.fromkeys(_STREAMS, 0)
+        self._read = dict.fromkeys(STREAMS, 0)
         self._dumped = 0
 
     # -- deadlines (per item) ---------------------------------------------------------
@@ -125,37 +124,17 @@ class ExecutorHandle:
         self.generation += 1
         if not self.folder.is_dir():  # removed under us (by an example, or a tmp cleaner)
             self.folder = make_folder()
-        requests_read, requests_write = os.pipe()
-        answers_read, answers_write = os.pipe()
-        config = {
-            **asdict(self.launch),
-            "requests": requests_read,
-            "answers": answers_write,
-            "harness": os.getpid(),
-            "dump": str(self.folder / "dump.txt"),
-        }
-        for stream in _STREAMS:  # appended to: output() may empty them under the writers
-            (self.folder / stream).write_bytes(b"")
-        with (self.folder / "stdout").open("ab") as out, (self.folder / "stderr").open("ab") as err:
-            self.process = subprocess.Popen(  # noqa: S603 - this interpreter, our module
-                command("conformance.executor.main", json.dumps(config)),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                pass_fds=(requests_read, answers_write),
-                start_new_session=True,
-                env=environment(),
-            )
-        self._read = dict.fromkeys(_STREAMS, 0)
+        self.process, answers, requests = spawn(
+            "conformance.executor.main", self.folder, asdict(self.launch)
+        )
+        self._read = dict.fromkeys(STREAMS, 0)
         self._dumped = 0
-        os.close(requests_read)
-        os.close(answers_write)
-        self.channel = wire.Channel(answers_read, requests_write, secrets.token_hex(16))
+        self.channel = wire.Channel(answers, requests, secrets.token_hex(16))
         self.seq = 0
         self.tainted = False
         self.threads = []
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
-            wire.send_frame(requests_write, {"token": self.channel.token})
+            wire.send_frame(requests, {"token": self.channel.token})
         began = time.monotonic()
         startup = self.launch.timeout + 60.0 if self.launch.timeout else None
         self.deadline, saved = (began + startup if startup else None), self.deadline
@@ -206,7 +185,7 @@ class ExecutorHandle:
                 raise
         assert self.channel is not None
         self.seq += 1
-        self._dumped = _size(self.folder / "dump.txt")
+        self._dumped = size_of(self.folder / "dump.txt")
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
             self.channel.send(message, self.seq)
         return self._answer()
@@ -295,7 +274,7 @@ class ExecutorHandle:
         """What the executor wrote to stdout and stderr since the last call (decoded; the
         head and tail of each, at most OUTPUT_SHOWN characters, whatever it printed)."""
         parts = []
-        for stream in _STREAMS:
+        for stream in STREAMS:
             path = self.folder / stream
             text, self._read[stream] = read_new(path, self._read[stream], OUTPUT_SHOWN)
             if self._read[stream] > _EMPTIED_PAST:  # a flood on disk: what was read goes
@@ -320,13 +299,6 @@ class ExecutorHandle:
         """At the end of the run: the executor, its group, and its files."""
         self.stop_process()
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _size(path: os.PathLike[str]) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 __all__ = [

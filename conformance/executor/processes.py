@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import select
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from conformance.sphinx_doctest.capped import dropped_note
 
@@ -50,6 +53,8 @@ STRIPPED_VARIABLES = (
     "PYTHONASYNCIODEBUG",  # asyncio's debug mode
     "PYTHONSAFEPATH",  # set by -P already
 )
+#: the executor's output files, in its folder
+STREAMS = ("stdout", "stderr")
 #: the exit status of an executor whose channel an example closed or replaced
 CHANNEL_EXIT = 87
 #: signals a process raises on itself by faulting (a crash), as opposed to being sent
@@ -68,6 +73,38 @@ def environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The harness's environment without :data:`STRIPPED_VARIABLES`."""
     source = os.environ if environ is None else environ
     return {key: value for key, value in source.items() if key not in STRIPPED_VARIABLES}
+
+
+def spawn(
+    module: str, folder: Path, config: dict[str, Any]
+) -> tuple[subprocess.Popen[bytes], int, int]:
+    """Start ``module`` as an executor, leading a session of its own, with two pipe ends
+    passed to it and its output appended to files in ``folder``; the process and the
+    harness's ends (where the answers come in, where the requests go out)."""
+    requests_read, requests_write = os.pipe()
+    answers_read, answers_write = os.pipe()
+    config = {
+        **config,
+        "requests": requests_read,
+        "answers": answers_write,
+        "harness": os.getpid(),
+        "dump": str(folder / "dump.txt"),
+    }
+    for stream in STREAMS:  # appended to: the harness may empty them under the writers
+        (folder / stream).write_bytes(b"")
+    with (folder / "stdout").open("ab") as out, (folder / "stderr").open("ab") as err:
+        process = subprocess.Popen(  # noqa: S603 - this interpreter, our module
+            command(module, json.dumps(config)),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            pass_fds=(requests_read, answers_write),
+            start_new_session=True,
+            env=environment(),
+        )
+    os.close(requests_read)
+    os.close(answers_write)
+    return process, answers_read, requests_write
 
 
 def die_with_parent(parent: int) -> None:
@@ -135,6 +172,13 @@ def kill_group(pgid: int) -> None:
 
 
 # -- what it printed, and how it ended -------------------------------------------------
+
+
+def size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def read_new(path: Path, start: int, cap: int) -> tuple[str, int]:
@@ -230,6 +274,7 @@ def trimmed_dump(text: str) -> str:
 
 __all__ = [
     "CHANNEL_EXIT",
+    "STREAMS",
     "STRIPPED_VARIABLES",
     "command",
     "crash_summary",
@@ -239,6 +284,8 @@ __all__ = [
     "kill_group",
     "make_folder",
     "read_new",
+    "size_of",
+    "spawn",
     "still_running",
     "trimmed_dump",
     "watch_harness",
