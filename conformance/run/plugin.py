@@ -107,7 +107,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if problems:  # the adapter check (conformance/executor/describe.py), once, up front
         header += (
             f"\nadapter check: {len(problems)} problem(s) with what the claimed profiles "
-            "need (the run goes on):\n" + "\n".join(f"  - {p}" for p in problems)
+            "need (the run goes on):\n"
+            # what the adapter raised may span lines: none of them at the margin
+            + "\n".join("  - " + p.replace("\n", "\n    ") for p in problems)
         )
     return header
 
