@@ -108,7 +108,9 @@ class Isolation:
                 f"variables, working directory, sys.path). Its error:\n\n{error.traceback}",
                 returncode=pytest.ExitCode.USAGE_ERROR,
             )
-        if isinstance(error, ExecutorFault):
+        if isinstance(error, ExecutorUnavailable):  # on an xdist worker: said, not traced
+            report.longrepr = f"{item.headline()}\n\n{item.name}: not run: {error.traceback}"
+        elif isinstance(error, ExecutorFault):
             report.longrepr = self.crash_report(item, error, call.when)
         elif isinstance(error, RebuildFailed):  # its text tells the rebuild
             report.longrepr = item.headline() + "\n\n" + rebuild_failed(item, error)

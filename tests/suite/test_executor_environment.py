@@ -14,6 +14,7 @@ import pytest
 from conformance.catalog.files import spec_conf_dir
 from conformance.executor import processes
 from conformance.executor.handle import ExecutorHandle, ExecutorUnavailable, Launch
+from conformance.reports.json_report import read_report
 from tests.suite.test_executor_boundary import fault_alone
 from tests.suite.test_isolation import write_spec
 from tests.suite.test_outside_world import finish, suite, with_fault
@@ -108,19 +109,40 @@ def adapter():
 """
 
 
-def test_an_implementation_changed_during_the_run_stops_it_by_name(tmp_path: Path) -> None:
-    module = tmp_path / "edited_adapter.py"
+def edited_during_the_run(folder: Path) -> Path:
+    """The spec of test_isolation.py whose FAULT-1 edits the adapter's file, then crashes
+    (so that a fresh executor imports the edited file)."""
+    module = folder / "edited_adapter.py"
     module.write_text(ADAPTER)
-    code = (  # the crash makes a fresh executor import the edited file
+    code = (
         f"import os, pathlib\npath = pathlib.Path({str(module)!r})\n"
         "path.write_text(path.read_text().replace('1.0', '2.0'))\nos._exit(3)"
     )
-    folder = with_fault(tmp_path, code)
+    return with_fault(folder, code)
+
+
+def test_an_implementation_changed_during_the_run_stops_it_by_name(tmp_path: Path) -> None:
+    folder = edited_during_the_run(tmp_path)
     with suite(
         folder, "--impl", "edited_adapter:adapter", env={"PYTHONPATH": str(tmp_path)}
     ) as process:
         output = finish(process)
     assert process.returncode == pytest.ExitCode.USAGE_ERROR, output
     assert "changed during the run" in output
-    assert str(module) in output
+    assert str(tmp_path / "edited_adapter.py") in output
     assert not (folder / "report.json").exists()  # no report names the wrong version
+
+
+def test_under_xdist_the_examples_after_a_change_fail_naming_it(tmp_path: Path) -> None:
+    folder = edited_during_the_run(tmp_path)
+    with suite(
+        folder, "-n", "1", "--impl", "edited_adapter:adapter",
+        env={"PYTHONPATH": str(tmp_path)},
+    ) as process:  # fmt: skip
+        output = finish(process)
+    assert process.returncode == 1, output
+    records = read_report(folder / "report.json").by_id()
+    assert (records["OK-BEFORE-1"].outcome, records["FAULT-1"].outcome) == ("passed", "failed")
+    for later in ("OK-AFTER-1", "OK-AFTER-2"):  # a worker cannot stop the run: they fail
+        assert records[later].outcome == "failed", output
+        assert "changed during the run" in records[later].message
