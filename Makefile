@@ -88,6 +88,7 @@ teeth: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python -m tests.spec.lint_doc_code
 
 type: $(STAMP)
 	$(BIN)/mypy

@@ -10,7 +10,7 @@ status 0); one that does not is reported and left out of the table.
 ``--field sybil`` runs the ``>>>``-only project of sybil_field.py instead, where
 stock sybil collects the same items as the engine: the engine through both routes
 (``-p`` and ``sphinx_sybil``), fresh and cached, against stock sybil in the same
-rounds (issue 31's targets).
+rounds, each judged against its target (``sybil_field.TARGETS``).
 
 Besides ``sphinx-build -E`` (the baseline) and ``sphinx-build`` reusing its
 environment, the engine fresh and with its Sphinx environment cached (through
@@ -24,7 +24,7 @@ which no one-item-per-test runner using pytest's protocol can go below; and the
 same in one pytest-xdist worker, the floor of the CLI.
 
 What a user pays: the whole field runs twice, with bytecode cached and with
-``PYTHONDONTWRITEBYTECODE=1`` (which this machine sets; pytest then rewrites
+``PYTHONDONTWRITEBYTECODE=1`` (which some machines set; pytest then rewrites
 the assertions of every plugin module on every run). Other plugins' costs are
 kept out: the pytest rows run with ``-p no:hypothesispytest`` (hypothesis's
 plugin, installed by the ``test`` extra, imports hypothesis at the end of
@@ -282,12 +282,13 @@ def sybil_contenders() -> list[Contender]:
     ]
 
 
-#: the two settings a user may run with: bytecode cached, and this machine's
+#: the two settings a user may run with: bytecode cached, and not written at all
 SETTINGS = {
     "bytecode cached": {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
     "PYTHONDONTWRITEBYTECODE=1": {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
 }
-#: the speed targets (issue 18): contender -> (baseline, at most this ratio)
+#: the speed targets: contender -> at most this ratio to the baseline (``sphinx-build -E``,
+#: the first row)
 TARGETS = {
     "pytest -p conformance.sphinx_doctest": 1.5,
     "  same, Sphinx environment cached": 1.1,

@@ -12,12 +12,6 @@ in plain Python, where forks are synchronous (target: at most 1.5x). Section 1
 takes turns between its contenders and reports the minimum and the median, so
 a noisy neighbour weighs on all of them alike.
 
-Measured on 2 shared CPUs (load 8-14), the same runs alternating with the code
-before the core defined running a task in one method: fork/bare Future
-0.50-0.56x min, 0.58-0.60x median (before: 0.30-0.47x min, 0.43-0.45x median);
-fib(18) script/plain 1.40-1.48x (before: 1.41-1.60x). Before, on a quiet
-machine: 0.45x and 1.33x.
-
 Run: ``python benchmarks/overhead.py [--quick]``
 """
 

@@ -11,17 +11,11 @@ of ``overhead.py`` within 5x the pool. Two programs:
 A step of a schedule costs O(log N), so the cost per fork must not grow with
 the number of forks: the last line compares 1,000 and 10,000 forks.
 
-A switch between carriers (greenlets of the calling thread, about 0.3 us) is
-needed whenever the policy picks a task that is not the one the running task
-waits on: ``fifo`` never needs one on these programs, ``lifo`` two per fork,
-``random`` two on half the forks. On threads (before), such a switch cost two
-wake-ups through the OS and the GIL, about 11 us, and ``random:1`` came to 10x.
-
-Measured on 2 shared CPUs (load 8-14), alternating with the code before the
-core defined running a task in one method: ``random:1`` / pool on the loop
-4.54-4.56x min, 4.41-4.58x median (before: 5.59-6.33x min under that load,
-4.84x min on a quiet machine; the pool was a little faster then); on fan-out
-1.51-1.66x median; per fork at 10,000 forks / at 1,000, 1.04-1.13x.
+A switch between greenlet carriers (the stacks of a controlled run, on the
+calling thread) is needed whenever the policy picks a task that is not the one
+the running task waits on: ``fifo`` never needs one on these programs, ``lifo``
+two per fork, ``random`` two on half the forks. Carriers switch without the OS,
+which is what keeps ``random`` within its target.
 
 Run: ``python benchmarks/schedules.py [--quick]``
 """

@@ -51,7 +51,7 @@ with patch_docutils({source!r}), docutils_namespace():
 """
 )
 
-#: contender -> at most this ratio to stock sybil (issue 31), CPU, same round
+#: contender -> at most this ratio to stock sybil, CPU, same round
 TARGETS = {
     "engine -p, fresh": 1.3,
     "engine -p, Sphinx environment cached": 1.1,
@@ -125,7 +125,7 @@ def _spread(values: list[float]) -> str:
 
 def ratio_table(field: Sequence[Timed], baseline: str) -> list[str]:
     """CPU seconds (median, range) and the per-round ratios to ``baseline`` and to stock
-    sybil (median, range), with the issue's targets."""
+    sybil (median, range), with the targets of :data:`TARGETS`."""
     by_name = {contender.name: contender for contender in field}
     stock, base = by_name.get(STOCK), by_name.get(baseline)
     lines = [f"{'contender (CPU seconds)':40} {'median (range)':>17} {'x sphinx-build':>17} "

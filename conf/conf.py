@@ -27,9 +27,9 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.graphviz",
     "conformance.sphinx_ext.requirements",
-    # pictures drawn from real runs of the reference when the HTML is written
+    # figures drawn from real runs of the reference when the HTML is written
     # (traced graphs need Graphviz's `dot`: `make docs` says how to install it)
-    "conformance.sphinx_ext.pictures",
+    "conformance.sphinx_ext.figures_from_runs",
 ]
 graphviz_output_format = "svg"
 # sphinx_autodoc_typehints calls a Sphinx API deprecated for Sphinx 10, once per
@@ -38,7 +38,8 @@ warnings.filterwarnings("ignore", module="sphinx_autodoc_typehints", message=".*
 html_theme = "furo"
 html_static_path = [str(HERE / "_static")]
 html_title = "forkwait spec"
-exclude_patterns = ["_build"]
+# probes/: each rule's probes, parsed into its page by the probes directive
+exclude_patterns = ["_build", "probes"]
 nitpicky = False
 
 # Every example runs in a namespace that starts with this, in every group: ``fw`` is

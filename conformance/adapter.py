@@ -41,7 +41,9 @@ ENTRY_POINT_GROUP = "forkwait.implementations"
 
 
 def fw_from(names: Mapping[str, object], doc: str) -> ModuleType:
-    """An ``fw`` module holding ``names`` (``{"fork": ..., "wait": ...}``) as attributes.
+    """An ``fw`` module holding ``names`` (``{"fork": ..., "wait": ...}``) as attributes,
+    with ``doc`` as its docstring: the ``fw`` of an adapter whose names come from here
+    and there (``fw_module`` takes them all from one module).
 
     A module, not a namespace object: compilers such as TorchScript resolve
     ``fw.fork`` inside scripted code only through module attributes.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import signal
 import sys
 import tempfile
@@ -25,6 +26,7 @@ from conformance import __version__
 from conformance.adapter import available
 from conformance.catalog.files import spec_dir
 from conformance.reports.atomic import discard, write_atomically
+from conformance.reports.drafts import DraftError, write_drafts
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
 from conformance.reports.report_path import (
@@ -34,6 +36,7 @@ from conformance.reports.report_path import (
     junit_path,
     run_inputs,
 )
+from conformance.reports.triage import render as triage_lines
 from conformance.run import spec_html
 from conformance.run.options import add_options
 
@@ -45,8 +48,14 @@ Any other option goes to pytest: -k EXPR (requirements by ID), -m profile_async,
 -n N (workers), --junitxml PATH, -x, -v ... Options after "--" go to pytest as
 they are ({PROG} -- --help shows pytest's own).
 
-{PROG} matrix A.json B.json  renders reports side by side ({PROG} matrix --help).
-{PROG} spec [--open]         builds the spec's HTML, where the rule links of a run point.
+Other commands (each with its own --help):
+  {PROG} triage REPORT.json
+      a run's failures by cause; --write-expectations DIR drafts the files that
+      declare them
+  {PROG} matrix A.json B.json
+      reports side by side
+  {PROG} spec [--open]
+      the spec's HTML, where the rule links of a run point
 
 Exit status: 0 every blocking requirement passed; 1 some failed; 2 the run was
 stopped (Ctrl-C, SIGTERM or SIGHUP: the report is marked interrupted); 3 an
@@ -90,11 +99,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(int(pytest.ExitCode.USAGE_ERROR), f"{self.prog}: error: {message}\n")
 
 
+#: the first lines of --help: what --impl names, and where the guide is
+_DESCRIPTION = """\
+Run the forkwait spec's examples against an implementation and report per requirement.
+
+--impl NAME names the implementation under test: a registered name (--list shows
+them), or MODULE:ATTR naming a conformance.adapter.Adapter or a function that returns
+one (MODULE must be importable by this Python). How to write an adapter, read a run's
+failures and declare what your engine knowingly fails: the spec's page "Validating
+your implementation" (validating.rst; as HTML: forkwait-conformance spec --open).
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Run the forkwait spec's examples against an implementation and report "
-        "per requirement.",
+        usage=f"{PROG} [--impl NAME] [options] [pytest options]\n       {PROG} "
+        "{matrix,spec,triage} ...",
+        description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -202,6 +224,57 @@ def matrix_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def triage_main(argv: Sequence[str]) -> int:
+    """``forkwait-conformance triage REPORT.json``: the failures by cause, and drafts."""
+    parser = _Parser(
+        prog=f"{PROG} triage",
+        description="Show a run's failures one line each (the example, the kind of failure, "
+        "its cause: the exception it raised or the first output line that differs), grouped "
+        "by cause, the most frequent first. With --write-expectations, draft the files that "
+        "declare them: DIR/xfails.toml (wrong output, exceptions) and DIR/skips.toml "
+        "(timeouts, hangs, crashes, failed group setups: no expected failure absorbs those), "
+        "one table per failing requirement with the failing examples and the measured cause "
+        "as a reason marked TO CONFIRM. A run with --xfails-file DIR/xfails.toml --skips-file "
+        "DIR/skips.toml then passes, as declared.",
+        epilog="Exit status: 0 the view (and the files) were written; 4 a usage error: a "
+        "file that is not a report, or drafts that would replace existing files (without "
+        "--overwrite) or cannot be written.",
+    )
+    parser.add_argument("report", type=Path, help="a JSON file written by --report")
+    parser.add_argument(
+        "--write-expectations",
+        type=Path,
+        metavar="DIR",
+        help="write DIR/xfails.toml and DIR/skips.toml, drafted from the report's failures",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace drafts already in DIR")
+    options = parser.parse_args(argv)
+    try:
+        report = read_report(options.report)
+    except ReportError as exc:
+        return _usage_error(parser, str(exc))
+    folder = options.write_expectations
+    written: dict[Path, int] = {}
+    if folder is not None:
+        try:
+            written = write_drafts(report, folder, str(options.report), overwrite=options.overwrite)
+        except DraftError as exc:
+            return _usage_error(parser, str(exc))
+    for line in triage_lines(report):
+        print(line)
+    if not written:
+        return 0
+    print()
+    for path, tables in written.items():
+        print(f"wrote {path}: {tables} requirement{'s' * (tables != 1)}")
+    xfails, skips = (shlex.quote(str(path)) for path in written)
+    print(
+        "confirm each reason (TO CONFIRM), then run again with: "
+        f"--xfails-file {xfails} --skips-file {skips}"
+    )
+    return 0
+
+
 def spec_main(argv: Sequence[str]) -> int:
     """``forkwait-conformance spec``: the installed spec as HTML, for the rule links."""
     parser = argparse.ArgumentParser(
@@ -228,6 +301,10 @@ def spec_main(argv: Sequence[str]) -> int:
     if options.open and not spec_html.open_in_browser(index):
         print(f"{PROG} spec: no browser to open; the page is {index}", file=sys.stderr)
     return 0
+
+
+#: ``forkwait-conformance NAME ...``: the commands besides a run
+SUBCOMMANDS = {"matrix": matrix_main, "spec": spec_main, "triage": triage_main}
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -273,10 +350,9 @@ def _discard_old_report(args: list[str]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["matrix"]:
-        return matrix_main(args[1:])
-    if args[:1] == ["spec"]:
-        return spec_main(args[1:])
+    subcommand = SUBCOMMANDS.get(args[0]) if args else None
+    if subcommand is not None:
+        return subcommand(args[1:])
     ours = args[: args.index("--")] if "--" in args else args
     try:
         options, _ = build_parser().parse_known_args(ours)

@@ -10,26 +10,35 @@ to be read beside the spec. Read the core top to bottom in this order:
     :class:`Future`'s public API, and how a task's future is made (queued, or
     run at once in plain Python).
 ``_core``
-    the machinery under every future: the one definition of running a task
-    (``Core._run_if_pending``, used by every path), completing a promise, and
-    waiting without deadlocks.
+    the machinery under every future: the kinds of future (``Kind``), the one
+    definition of running a task (``Core._run_if_pending``, used by every
+    path), completing a promise, and waiting without deadlocks.
 ``_callbacks``
     ``then``, ``add_done_callback`` and what ``collect_all`` builds on.
-``_pool``, ``_workers``
-    the process-wide worker pool, its lifecycle, and how its workers are woken.
+``_pool``
+    the process-wide worker pool: made on first use, its size, its lifecycle
+    at exit and across ``os.fork``.
+``_workers``
+    the pool itself: its queue, its workers and how they are woken, the sizes
+    it accepts.
 ``_script``
     ``script``, ``Module``, ``ModuleList``, ``ignore``.
-``_errors``, ``_state``
-    the errors and warning; each thread's execution state.
-``_rooms``
-    the hook by which the optional rooms below plug into the core, which
-    imports neither.
+``_errors``
+    the errors and the warning for a failure nobody retrieved.
+``_thread_state``
+    each thread's execution state (scripted or not, the task it runs, the
+    interceptor set on it).
+``_interceptors``
+    the hook by which the optional extensions below plug into the core, which
+    imports neither: while one is set on a thread, ``fork`` and ``wait`` hand
+    over to it.
 
-The rooms:
+The extensions:
 
 ``schedules/``
-    controlled schedules: scripted calls run one task at a time in a
-    replayable order a policy picks (``run_scheduled``, ``use_schedule``).
+    controlled schedules: scripted calls run one task at a time, each on a
+    greenlet carrier of the calling thread, in a replayable order a policy
+    picks (``run_scheduled``, ``use_schedule``).
 ``tracing/``
     ``trace``: forks and waits recorded as a graph, and the ``tensor`` type.
 """
@@ -37,8 +46,9 @@ The rooms:
 from reference_impl._api import collect_all, fork, wait, wait_all
 from reference_impl._errors import DeadlockError, UnretrievedExceptionWarning
 from reference_impl._future import Future
-from reference_impl._pool import ENV_NUM_THREADS, get_num_threads, set_num_threads
+from reference_impl._pool import get_num_threads, set_num_threads
 from reference_impl._script import Module, ModuleList, ScriptModule, ignore, script
+from reference_impl._workers import ENV_NUM_THREADS
 from reference_impl.schedules import (
     ENV_SCHEDULE,
     default_schedules,

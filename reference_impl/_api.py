@@ -9,7 +9,7 @@ from reference_impl._callbacks import Entry, add, countdown
 from reference_impl._core import _DONE
 from reference_impl._future import Future, new_task, run_now
 from reference_impl._pool import get_pool
-from reference_impl._state import local
+from reference_impl._thread_state import local
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -30,18 +30,18 @@ def fork(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T
         raise TypeError(
             f"fork() expects a callable as its first argument, got {type(func).__name__}: {func!r}"
         )
-    context = local.context
-    scope = context.scope
+    thread = local.state
+    scope = thread.scope
     if scope is not None:  # a trace being recorded
         return scope.fork(func, args, kwargs)
-    if not context.scripted:
+    if not thread.scripted:
         return run_now(func, args, kwargs)
-    run = context.run
+    run = thread.run
     if run is not None:  # a controlled schedule decides when the task runs
         return run.fork(func, args, kwargs)
     future: Future[T] = new_task(func, args, kwargs)
     if not get_pool().submit(future):
-        future._run_if_pending(context)  # pool shut down (interpreter exit): run it here
+        future._run_if_pending(thread)  # pool shut down (interpreter exit): run it here
     return future
 
 
@@ -115,12 +115,12 @@ def _wait_for_failure_or_all(futures: list[Future[Any]]) -> None:
     all_done = countdown(len(futures), lambda: gate._settle(None, None))
     for future in futures:
         add(future, Entry(one_done))
-    context = local.context
-    run = context.run
+    thread = local.state
+    run = thread.run
     if run is not None:  # wait points of the controlled schedule, as wait() is
-        run.complete(gate)
+        run.wait_until_done(gate)
     else:
-        gate._complete(context)
+        gate._wait_until_done(thread)
 
 
 def _check_futures(name: str, futures: list[Future[T]]) -> list[Future[T]]:

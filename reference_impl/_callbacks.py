@@ -25,7 +25,7 @@ from collections.abc import Callable
 from contextvars import Context
 from typing import TYPE_CHECKING, Any
 
-from reference_impl._state import local
+from reference_impl._thread_state import local
 
 if TYPE_CHECKING:
     from reference_impl._core import Core as Future
@@ -108,7 +108,7 @@ def invoke(future: Future[Any], entry: Entry) -> None:
     if context is None:
         func(future)
         return
-    thread = local.context
+    thread = local.state
     outer_task, outer_scripted = thread.current, thread.scripted
     thread.scripted = False  # a callback is plain Python, as torch's are
     if chained is not None:

@@ -1,12 +1,14 @@
 """The machinery under every Future: how its task runs, how it completes, how waiters wait.
 
-Two kinds of future share it.
+A future is of one :class:`Kind`, fixed when it is made: a scripted task, a
+plain task or a promise (``Kind`` says who completes each).
 
 A *task* (made by ``fork``) holds its function, its arguments and a copy of the
 forking caller's ``contextvars`` context, in which it runs wherever it runs.
-Whoever first pops the one token of its ``_claim`` list claims it (a pop is one
-atomic step, and far cheaper than a lock per task): a pool worker, or a
-``wait`` that finds it not started and runs it inline on its own stack
+A plain task runs at once, inside ``fork``. A scripted task is claimed by
+whoever first pops the one token of its ``_claim`` list (a pop is one atomic
+step, and far cheaper than a lock per task): a pool worker, or a ``wait`` that
+finds it not started and runs it inline on its own stack
 (help-while-waiting), so nested waits never exhaust the pool. Whoever it is,
 it runs the task through the one method that defines running a task,
 ``Core._run_if_pending``.
@@ -30,6 +32,7 @@ reaching itself means a cycle, reported as :class:`DeadlockError`.
 
 from __future__ import annotations
 
+import enum
 import os
 import threading
 from collections.abc import Callable
@@ -39,7 +42,7 @@ from typing import Any, Generic, TypeVar
 
 from reference_impl import _callbacks, _pool
 from reference_impl._errors import DeadlockError, UnretrievedGuard, describe_callable
-from reference_impl._state import ThreadContext, local
+from reference_impl._thread_state import ThreadState, local
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -49,11 +52,25 @@ _DONE = 2
 _STATE_NAMES = ("pending", "running", "done")
 
 
-def _promise_marker() -> None:
-    """The ``_func`` of every promise, which has no function of its own."""
+class Kind(enum.Enum):
+    """What a future is, fixed when it is made: who completes it, and how."""
+
+    #: Forked by scripted code: queued for the pool, or for a controlled run. Whoever
+    #: first pops its claim token runs it, as scripted code: a worker, a wait that finds
+    #: it not started, the run.
+    SCRIPTED_TASK = "scripted task"
+    #: Forked by plain Python: ``fork`` runs it at once, as plain Python, before it
+    #: returns. Nobody else can see it, so it has no claim token.
+    PLAIN_TASK = "plain task"
+    #: ``Future()``, ``then``, ``collect_all``: no function. Completed by ``set_result``,
+    #: ``set_exception`` or a callback; its ``_args`` are its sources, which a wait helps.
+    PROMISE = "promise"
 
 
-PROMISE: Callable[..., Any] = _promise_marker
+# The kinds by a module name each: the hot paths compare ``_kind`` with a global, which
+# costs a fraction of reading an Enum's attribute.
+SCRIPTED_TASK, PLAIN_TASK, PROMISE = Kind
+
 _NO_KWARGS: dict[str, Any] = {}  # shared, never changed: a done task's kwargs
 _new = object.__new__
 _Lock = threading.Lock
@@ -93,6 +110,7 @@ class Core(Generic[T_co]):
         "_exception",
         "_func",
         "_guard",
+        "_kind",
         "_kwargs",
         "_state",
         "_traceback",
@@ -101,12 +119,13 @@ class Core(Generic[T_co]):
         "_waker",
     )
 
+    _kind: Kind
     _args: tuple[Any, ...]  # a task's arguments; a promise's sources
     _callbacks: list[_callbacks.Entry] | None  # made by the first callback added
-    _claim: list[None] | None  # a task's claim token, popped by its runner; None: a promise
-    _context: Context | None  # a task's, until it has run
+    _claim: list[None] | None  # a scripted task's claim token, popped by its runner
+    _context: Context | None  # the contextvars context a task runs in, until it has run
     _exception: BaseException | None
-    _func: Callable[..., Any] | None  # a task's function until it has run; PROMISE
+    _func: Callable[..., Any] | None  # a task's function, until it has run
     _guard: UnretrievedGuard | None  # set with _exception
     _kwargs: dict[str, Any]
     _state: int
@@ -117,13 +136,13 @@ class Core(Generic[T_co]):
 
     # -- running a task: the one definition, for every path --------------------
 
-    def _run_if_pending(self, thread: ThreadContext | None = None) -> bool:
+    def _run_if_pending(self, thread: ThreadState | None = None) -> bool:
         """Run the task on this thread unless someone claimed it first; True if it ran here.
 
         Every task runs here: on a pool worker, in a ``wait`` that finds it not
-        started (help-while-waiting), in a controlled run, and a plain-Python
-        fork's at once (that one has no claim: nobody else can see it yet, and
-        it runs as plain Python). ``thread`` is this thread's context.
+        started (help-while-waiting), in a controlled run, and a plain task at
+        once (nobody else can see it: it has nothing to claim, and it runs as
+        plain Python). ``thread`` is this thread's state.
 
         The claim is the first step, so a call that cannot even start (a
         RecursionError at the stack's limit) leaves the task pending for
@@ -132,11 +151,11 @@ class Core(Generic[T_co]):
         an exception, never "running" with nobody running it.
         """
         if thread is None:
-            thread = local.context
-        claim = self._claim
-        if claim is not None:
+            thread = local.state
+        scripted_task = self._kind is SCRIPTED_TASK
+        if scripted_task:
             try:
-                claim.pop()
+                self._claim.pop()  # type: ignore[union-attr]
             except IndexError:  # claimed a moment ago by another thread
                 return False
         func = self._func
@@ -148,7 +167,7 @@ class Core(Generic[T_co]):
             scripted = thread.scripted
             try:
                 thread.current = self
-                thread.scripted = claim is not None
+                thread.scripted = scripted_task
                 thread.depth += 1
                 self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
             finally:
@@ -179,7 +198,7 @@ class Core(Generic[T_co]):
         return True
 
     def _fail_if_pending(self, exception: BaseException) -> None:
-        """Complete with ``exception`` a task that will never run (its run stopped first)."""
+        """Complete with ``exception`` a scripted task that will never run (its run stopped)."""
         if self._state != _PENDING:
             return
         try:
@@ -194,7 +213,7 @@ class Core(Generic[T_co]):
     def _settle(self, value: Any, exception: BaseException | None) -> bool:
         """Complete this promise; False if it is done already, or is a task's future."""
         with _settle_lock:
-            if self._func is not PROMISE or self._state != _PENDING:
+            if self._kind is not PROMISE or self._state != _PENDING:
                 return False
             self._state = _RUNNING
         self._end(value, exception)
@@ -214,21 +233,21 @@ class Core(Generic[T_co]):
 
     # -- waiting ---------------------------------------------------------------
 
-    def _complete(self, context: ThreadContext | None = None) -> None:
-        """Return once done, running it here if it is a task nobody has started."""
+    def _wait_until_done(self, thread: ThreadState | None = None) -> None:
+        """Return once done, running it here if it is a scripted task nobody has started."""
         if self._state == _DONE:
             return
-        if context is None:
-            context = local.context
-        if self._claim is not None and self._state == _PENDING:
-            if context.depth >= MAX_NESTED:
+        if thread is None:
+            thread = local.state
+        if self._kind is SCRIPTED_TASK and self._state == _PENDING:
+            if thread.depth >= MAX_NESTED:
                 self.run_elsewhere()
-            elif self._run_if_pending(context):
+            elif self._run_if_pending(thread):
                 pool = _pool.current()
                 if pool is not None:
                     pool.forget(self)
                 return
-        self._wait_for_others(context)
+        self._wait_for_others(thread)
 
     def run_elsewhere(self) -> threading.Thread | None:
         """Start a thread of its own that runs this task unless someone claims it first.
@@ -244,25 +263,26 @@ class Core(Generic[T_co]):
             return None
         return thread
 
-    def _help(self, context: ThreadContext) -> None:
+    def _help(self, thread: ThreadState) -> None:
         """Run what nobody has started of this future (a promise: of its sources); never block."""
         if self._state == _DONE:
             return
-        if self._func is PROMISE:
+        kind = self._kind
+        if kind is PROMISE:
             for source in self._args:
                 if self._state == _DONE:
                     return  # e.g. wait_all's gate, at the first failure
-                source._help(context)
-        elif self._claim is not None:  # a task: run it if nobody has started it
-            if context.depth < MAX_NESTED:
-                self._run_if_pending(context)
+                source._help(thread)
+        elif kind is SCRIPTED_TASK:  # run it if nobody has started it
+            if thread.depth < MAX_NESTED:
+                self._run_if_pending(thread)
             else:
                 self.run_elsewhere()
 
-    def _wait_for_others(self, context: ThreadContext) -> None:
+    def _wait_for_others(self, thread: ThreadState) -> None:
         """Someone else runs it, or it is a promise: help its sources, then block."""
-        if self._func is PROMISE:
-            self._help(context)
+        if self._kind is PROMISE:
+            self._help(thread)
         with _settle_lock:
             waker = self._waker
             if waker is None:
@@ -273,7 +293,7 @@ class Core(Generic[T_co]):
                 self._waker = waker
         if self._state == _DONE:  # completed before it could see the waker: no release
             return
-        current = context.current
+        current = thread.current
         if current is None:  # not a task: nothing can wait on this thread
             waker.acquire()
             waker.release()  # for the next waiter
@@ -304,7 +324,7 @@ class Core(Generic[T_co]):
             seen.add(id(node))
             if node._waiting_on is not None:
                 stack.append(node._waiting_on)
-            if node._func is PROMISE:
+            if node._kind is PROMISE:
                 stack.extend(node._args)
         return False
 
@@ -322,4 +342,4 @@ class Core(Generic[T_co]):
 
 
 def _describe(future: Core[Any]) -> str:
-    return "a then() callback" if future._func is PROMISE else describe_callable(future._func)
+    return "a then() callback" if future._kind is PROMISE else describe_callable(future._func)

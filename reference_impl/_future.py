@@ -17,12 +17,14 @@ from reference_impl._core import (
     _PENDING,
     _STATE_NAMES,
     MAX_NESTED,
+    PLAIN_TASK,
     PROMISE,
+    SCRIPTED_TASK,
     Core,
     T_co,
     _new,
 )
-from reference_impl._state import local
+from reference_impl._thread_state import local
 
 __all__ = ["Future", "new_task", "run_now"]
 
@@ -40,8 +42,9 @@ class Future(Core[T_co]):
     __slots__ = ("__weakref__",)
 
     def __init__(self) -> None:
+        self._kind = PROMISE
         self._state = _PENDING
-        self._func = PROMISE
+        self._func = None
         self._claim = None
         self._args = ()
         self._kwargs = {}
@@ -51,15 +54,10 @@ class Future(Core[T_co]):
         self._waiting_on = None
         self._waker = None
 
-    @property
-    def _lock(self) -> list[None] | None:
-        """Not None for a future made by scripted code (queued, or forked in a run)."""
-        return self._claim
-
     # -- public ----------------------------------------------------------------
 
     def _set(self, value: Any, exception: BaseException | None) -> None:
-        if self._func is not PROMISE and self._state != _DONE:
+        if self._kind is not PROMISE and self._state != _DONE:
             raise RuntimeError(
                 "this Future belongs to a forked task, which completes it: "
                 "set_result and set_exception complete Futures made by Future()"
@@ -80,12 +78,12 @@ class Future(Core[T_co]):
         Raises:
             DeadlockError: the calling task would wait on itself, directly or in a cycle.
         """
-        context = local.context
-        room = context.scope or context.run  # a trace being recorded, or a controlled run
-        if room is not None:
-            return room.wait(self)  # type: ignore[no-any-return]
+        thread = local.state
+        interceptor = thread.scope or thread.run  # a trace being recorded, or a controlled run
+        if interceptor is not None:
+            return interceptor.wait(self)  # type: ignore[no-any-return]
         if self._state != _DONE:
-            self._complete(context)
+            self._wait_until_done(thread)
         if self._exception is None:  # the common case, without a call
             return self._value  # type: ignore[no-any-return]
         return self._outcome()
@@ -153,8 +151,12 @@ class Future(Core[T_co]):
 def new_task(
     func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Future[Any]:
-    """A task not started, in a copy of the caller's context: the pool, a run or a wait runs it."""
+    """A scripted task not started, in a copy of the caller's context.
+
+    The pool, a controlled run or a wait runs it: whoever claims it first.
+    """
     future: Future[Any] = _new(Future)
+    future._kind = SCRIPTED_TASK
     future._func = func
     future._args = args
     future._kwargs = kwargs
@@ -175,12 +177,13 @@ def run_now(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, A
     with the value or the exception.
     """
     future = new_task(func, args, kwargs)
-    future._claim = None  # nobody else can see it: nothing to claim, and not scripted
-    context = local.context
-    if context.depth >= MAX_NESTED and context.scope is None:
-        thread = future.run_elsewhere()  # on an empty stack; this fork still returns it done
-        if thread is not None:
-            thread.join()
+    future._kind = PLAIN_TASK
+    future._claim = None  # nobody else can see it: nothing to claim
+    thread = local.state
+    if thread.depth >= MAX_NESTED and thread.scope is None:
+        helper = future.run_elsewhere()  # on an empty stack; this fork still returns it done
+        if helper is not None:
+            helper.join()
             return future
-    future._run_if_pending(context)
+    future._run_if_pending(thread)
     return future

@@ -1,8 +1,9 @@
 """The process-wide worker pool that runs scripted forks in parallel, and its lifecycle.
 
-How the pool queues tasks and wakes its workers is in ``_workers``; here is the
-one pool every caller in the process shares (made on first use), its size, and
-what becomes of it when the process ends or forks:
+The pool itself (how it queues tasks and wakes its workers, the sizes it
+accepts) is ``_workers.WorkerPool``; here is the one pool every caller in the
+process shares (made on first use), its size, and what becomes of it when the
+process ends or forks:
 
 * Workers are ordinary (non-daemon) threads. At interpreter exit a hook that
   ``threading`` runs when the main thread finishes, *before* it joins non-daemon
@@ -18,23 +19,9 @@ from __future__ import annotations
 import os
 import threading
 
-from reference_impl._workers import (
-    ENV_NUM_THREADS,
-    MAX_NUM_THREADS,
-    WorkerPool,
-    _check_num_threads,
-    default_num_threads,
-)
+from reference_impl._workers import WorkerPool, check_num_threads
 
-__all__ = [
-    "ENV_NUM_THREADS",
-    "MAX_NUM_THREADS",
-    "WorkerPool",
-    "default_num_threads",
-    "get_num_threads",
-    "get_pool",
-    "set_num_threads",
-]
+__all__ = ["current", "get_num_threads", "get_pool", "set_num_threads"]
 
 _pool: WorkerPool | None = None
 _pool_lock = threading.Lock()
@@ -64,9 +51,9 @@ def set_num_threads(num_threads: int) -> None:
     Workers start as work needs them, never more than this many.
 
     Raises:
-        ValueError: not an integer from 1 to 32,768 (``_pool.MAX_NUM_THREADS``).
+        ValueError: not an integer from 1 to 32,768 (``_workers.MAX_NUM_THREADS``).
     """
-    _check_num_threads(num_threads, "num_threads")
+    check_num_threads(num_threads, "num_threads")
     global _pool
     with _pool_lock:
         if _pool is None:

@@ -11,8 +11,8 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar, overload
 
-from reference_impl import _rooms
-from reference_impl._state import local
+from reference_impl import _interceptors
+from reference_impl._thread_state import local
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -85,18 +85,18 @@ class ScriptModule(Module):
 def _scripted(func: Callable[P, T], schedule: str | None = None) -> Callable[P, T]:
     @functools.wraps(func)
     def run_scripted(*args: P.args, **kwargs: P.kwargs) -> T:
-        context = local.context
-        outer = context.scripted
-        scheduler = _rooms.scheduler
-        if not outer and context.run is None and scheduler is not None:  # a top-level call
+        thread = local.state
+        outer = thread.scripted
+        scheduler = _interceptors.scheduler
+        if not outer and thread.run is None and scheduler is not None:  # a top-level call
             spec = scheduler.selected(schedule)
             if spec is not None:  # a controlled schedule: see reference_impl.schedules
                 return scheduler.run(spec, functools.partial(func, *args, **kwargs))
-        context.scripted = True
+        thread.scripted = True
         try:
             return func(*args, **kwargs)
         finally:
-            context.scripted = outer
+            thread.scripted = outer
 
     return run_scripted
 
@@ -122,7 +122,7 @@ def script(obj: Any, *, schedule: str | None = None) -> Any:
         ValueError: ``schedule`` is not a schedule.
     """
     if schedule is not None:
-        _rooms.the_scheduler().check(schedule)
+        _interceptors.installed_scheduler().check(schedule)
     if isinstance(obj, ScriptModule):
         return obj
     if isinstance(obj, Module):

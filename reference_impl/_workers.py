@@ -9,7 +9,7 @@ woken worker that takes a task while more are queued wakes the next one, so a
 burst of forks wakes the workers it needs, one after the other. A ``wait`` that
 runs a task itself then drops it from the queue if it is the last entry
 (``forget``); any other task a wait ran stays queued until a worker takes it
-out and, finding it done, drops it.
+out and, finding it claimed, drops it.
 
 No task is lost:
 
@@ -33,8 +33,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from reference_impl._future import Future
 
-_PENDING = 0  # the state of a task nobody has claimed (see _core; it imports this module)
-
 ENV_NUM_THREADS = "FORKWAIT_NUM_THREADS"
 
 #: The largest pool size accepted. Every worker is an OS thread taking a task id
@@ -56,10 +54,11 @@ def default_num_threads() -> int:
         value = int(raw)
     except ValueError:
         raise ValueError(f"{ENV_NUM_THREADS} must be a positive integer, got {raw!r}") from None
-    return _check_num_threads(value, ENV_NUM_THREADS)
+    return check_num_threads(value, ENV_NUM_THREADS)
 
 
-def _check_num_threads(value: int, what: str) -> int:
+def check_num_threads(value: int, what: str) -> int:
+    """``value``, if it is a pool size; else a ValueError naming ``what`` (where it came from)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{what} must be a positive integer, got {value!r}")
     if value > MAX_NUM_THREADS:
@@ -76,7 +75,7 @@ class WorkerPool:
         self._size = (
             default_num_threads()
             if num_threads is None
-            else _check_num_threads(num_threads, "num_threads")
+            else check_num_threads(num_threads, "num_threads")
         )
         self._queue: deque[Future[object] | None] = deque()
         self._threads: list[threading.Thread] = []  # every worker that ever ran
@@ -129,7 +128,8 @@ class WorkerPool:
         """A wait ran ``task`` itself: drop it now if it is the queue's last entry.
 
         Its memory is then reused at once rather than when a worker drains the
-        queue (a third of a tight fork+wait loop's time otherwise).
+        queue: a tight fork-and-wait loop would otherwise keep a queue of done
+        tasks alive and pay for fresh memory at every fork.
         """
         tasks = self._queue
         if tasks and tasks[-1] is task:
@@ -159,7 +159,7 @@ class WorkerPool:
 
     def resize(self, num_threads: int) -> None:
         """Grow lazily (as work needs workers), or shrink by asking surplus workers to exit."""
-        _check_num_threads(num_threads, "num_threads")
+        check_num_threads(num_threads, "num_threads")
         with self._lock:
             self._size = num_threads
             surplus = 0
@@ -270,7 +270,7 @@ class WorkerPool:
                         if tasks:
                             self._wake()  # the token this worker took may have been theirs
                         return
-                    if task._state == _PENDING:  # else a wait ran it already: drop it
+                    if task._claim:  # its token is still there; else a wait took it: drop it
                         if tasks:
                             self._wake()  # this worker is taken: another for the rest
                         task._run_if_pending()
@@ -296,7 +296,7 @@ class WorkerPool:
         """A worker is dying of an exception: requeue its unstarted task, start another."""
         with self._lock:
             self._active -= 1
-        if task is not None and task._state == _PENDING:
+        if task is not None and task._claim:  # not claimed by anyone yet
             self._queue.append(task)
         self._add_worker(replacing=True)
 

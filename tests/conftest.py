@@ -11,6 +11,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
     lines = test_mutants.mutation_matrix()
     if lines:
-        terminalreporter.section("forkwait suite teeth: mutation matrix")
+        terminalreporter.section("forkwait mutation coverage: requirement x mutants that fail it")
         for line in lines:
             terminalreporter.write_line(line)

@@ -68,8 +68,8 @@ def adapter() -> Adapter:
         fw=fw,
         # not "futures": a Greenlet has no done(), wait(), value(), then(),
         # add_done_callback() nor set_result(), and its class cannot be called without a
-        # function to run: all 11 of its requirements failed when claimed (measured). gevent's
-        # AsyncResult has done() and set_result(), but spawn does not return one
+        # function to run: every requirement of the profile fails when it is claimed.
+        # gevent's AsyncResult has done() and set_result(), but spawn does not return one
         profiles=frozenset({"core", "async", "dynamic"}),
         expected_failures=load_entries(XFAILS_FILE),
         skips=load_entries(SKIPS_FILE, "skips"),

@@ -81,9 +81,9 @@ def adapter() -> Adapter:
         name="ray",
         version=ray.__version__,
         fw=fw,
-        # not "async" (1 of 11 passed: its examples share locks and events with tasks,
-        # which cannot be pickled to a worker process) nor "dynamic" (recursive waits start
-        # a worker process per level and did not finish in 20 s)
+        # not "async" (its examples share locks and events with tasks, which cannot be
+        # pickled to a worker process) nor "dynamic" (recursive waits start a worker
+        # process per level, far slower than an example's deadline allows)
         profiles=frozenset({"core"}),
         expected_failures=load_entries(XFAILS_FILE),
         skips=load_entries(SKIPS_FILE, "skips"),

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from conformance.adapter import Adapter, fw_from
 from conformance.catalog.expectations import load_entries
 
-#: what ThreadPoolExecutor is known to fail, each with what was measured
+#: what ThreadPoolExecutor is known to fail, each with the reason
 XFAILS_FILE = Path(__file__).with_name("threads_xfails.toml")
 #: what hangs on it (a wait that needs a thread the pool no longer has): never run
 SKIPS_FILE = Path(__file__).with_name("threads_skips.toml")
@@ -30,16 +30,16 @@ T = TypeVar("T")
 
 
 def script(obj: T) -> T:
-    """No compiler: "scripted" code is the same Python, so ``script`` gives ``obj`` back."""
+    """No compiler: scripted code is plain Python, so ``script`` gives ``obj`` back."""
     return obj
 
 
-#: the standard library has no ``torch.jit.ignore`` either: scripted code may call anything
+#: nor a ``torch.jit.ignore``: scripted code may call anything
 ignore = script
 
 
 class Module:
-    """``torch.nn.Module``'s one duty the examples need: calling a module calls ``forward``."""
+    """``torch.nn.Module``'s one duty the examples need: a call calls ``forward``."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
@@ -58,13 +58,13 @@ def wait_all(futures: Iterable[concurrent.futures.Future[T]]) -> list[T]:
 
 
 def adapter() -> Adapter:
-    """Build the adapter: one ThreadPoolExecutor with the standard library's defaults."""
+    """Build the adapter: one ThreadPoolExecutor with the standard defaults."""
     pool = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="fw")
 
     def collect_all(
         futures: list[concurrent.futures.Future[T]],
     ) -> concurrent.futures.Future[list[concurrent.futures.Future[T]]]:
-        """A future of the same futures once all are done: a pool task that waits on them."""
+        """A future of the same futures once all are done: a task waiting on them."""
 
         def all_done() -> list[concurrent.futures.Future[T]]:
             concurrent.futures.wait(futures)
@@ -88,10 +88,11 @@ def adapter() -> Adapter:
     )
     return Adapter(
         name="threads",
-        version=f"Python {platform.python_version()}",  # concurrent.futures is the stdlib's
+        # concurrent.futures is the standard library's: its version is Python's
+        version=f"Python {platform.python_version()}",
         fw=fw,
         # not "dynamic": its recursive forks exhaust the pool as NEST-LEVELS-1 does; not
-        # "futures": concurrent.futures.Future has result(), not wait(), value() or then()
+        # "futures": concurrent.futures.Future has result(), not wait(), value(), then()
         profiles=frozenset({"core", "async"}),
         expected_failures=load_entries(XFAILS_FILE),
         skips=load_entries(SKIPS_FILE, "skips"),

@@ -82,11 +82,6 @@ def load_entries(path: Path, what: str = "expected-failures") -> Entries:
     return result
 
 
-def load_xfails(path: Path) -> dict[str, str]:
-    """Requirement ID -> reason (the short form, for callers that need no example numbers)."""
-    return {req_id: entry.reason for req_id, entry in load_entries(path).items()}
-
-
 def check_known(entries: Mapping[str, Entry], examples: Mapping[str, int], source: str) -> None:
     """Reject IDs the spec lacks and example numbers a requirement does not have.
 

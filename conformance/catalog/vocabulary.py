@@ -34,16 +34,17 @@ PROFILE_NAMES: Mapping[str, tuple[str, ...]] = {
         "collect_all",
         "wait_all",
     ),
-    "async": ("fork", "wait", "Future", "script", "ignore"),
+    "async": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
     "dynamic": ("fork", "wait", "script"),
-    "trace": ("fork", "wait", "Module", "script", "trace", "tensor", "graph_nodes"),
+    "trace": ("fork", "wait", "Module", "script", "ignore", "trace", "tensor", "graph_nodes"),
     "futures": ("fork", "wait", "Future", "script", "ignore", "collect_all", "wait_all"),
 }
 
 
 #: The methods each profile's examples call on a future that ``fork`` returned.
 FUTURE_METHODS: Mapping[str, tuple[str, ...]] = {
-    "core": ("done",),
+    "core": ("done", "wait"),
+    "async": ("done",),
     "futures": ("done", "wait", "value", "then", "add_done_callback"),
 }
 

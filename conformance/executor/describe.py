@@ -104,47 +104,66 @@ def _double(x: int) -> int:
 
 
 def surface_problems(adapter: Adapter) -> list[str]:
-    """What a claimed profile needs and the adapter does not do, each in one line.
+    """What a claimed profile needs and the adapter does not do, each in one line that
+    says what is wrong (never what was expected, which could read as a pass).
 
     A missing ``fw`` name already stops the run (``Adapter.validate``). These are
     the mistakes that pass that check and then fail dozens of examples for one
-    cause (issue 32 counted 17 of a first run's 27 failures from two): a future
-    type that cannot annotate (``fw.Future[int]``), ``fork``'s result not an
-    ``fw.Future`` or lacking a method the examples call, a fork/wait or scripted
-    round trip that does not give its value. Listed once, before the examples.
+    cause: a future type that cannot annotate (``fw.Future[int]``), ``fork``'s
+    result not an ``fw.Future`` or lacking a method the examples call, a fork/wait
+    or scripted round trip that does not give its value. Listed once, before the
+    examples.
     """
     fw = adapter.fw
     needed = set(profile_names(adapter.profiles))
     problems: list[str] = []
 
-    def check(what: str, attempt: Callable[[], object], expected: object = _ANY) -> object:
+    def check(
+        attempt: Callable[[], object],
+        raised: str,
+        wrong: Callable[[object], str | None] = lambda got: None,
+    ) -> object:
+        """Try ``attempt``: ``raised`` names it if it raises; ``wrong`` words a bad result."""
         try:
             got = attempt()
         except Exception as exc:  # noqa: BLE001 - any failure of the adapter is a finding
-            problems.append(f"{what}: it raised {type(exc).__name__}: {exc}"[:300])
+            problems.append(f"{raised} raised {type(exc).__name__}: {exc}"[:300])
             return _ANY
-        if expected is not _ANY and got != expected:
-            problems.append(f"{what}: it gave {got!r}"[:300])
+        problem = wrong(got)
+        if problem is not None:
+            problems.append(problem[:300])
         return got
 
-    check("fw.wait(fw.fork(abs, -2)) returns 2", lambda: fw.wait(fw.fork(abs, -2)), 2)
+    check(
+        lambda: fw.wait(fw.fork(abs, -2)),
+        "fw.wait(fw.fork(abs, -2))",
+        lambda got: None if got == 2 else f"fw.wait(fw.fork(abs, -2)) returned {got!r}, not 2",
+    )
     if "script" in needed:
-        check("fw.script(double)(3) returns 6", lambda: fw.script(_double)(3), 6)
-    if "Future" in needed:
         check(
-            "fw.Future[int] is a type expression (examples annotate with it)",
-            lambda: fw.Future[int],
+            lambda: fw.script(_double)(3),
+            "fw.script(double)(3)",
+            lambda got: None if got == 6 else f"fw.script(double)(3) returned {got!r}, not 6",
         )
-        future = check("fw.fork(abs, -2)", lambda: fw.fork(abs, -2))
+    if "Future" in needed:
+        check(lambda: fw.Future[int], "fw.Future[int] (the examples annotate with it)")
+        future = check(lambda: fw.fork(abs, -2), "fw.fork(abs, -2)")
         if future is not _ANY:
-            check("fw.fork's result is an fw.Future", lambda: isinstance(future, fw.Future), True)
+            kind = type(future).__qualname__
+            check(
+                lambda: isinstance(future, fw.Future),
+                "isinstance(fw.fork(abs, -2), fw.Future)",
+                lambda got: None if got else f"fw.fork's result (a {kind}) is not an fw.Future",
+            )
             for method in future_methods(adapter.profiles):
                 check(
-                    f"fw.fork's result has a {method}() method",
                     lambda m=method: callable(getattr(future, m, None)),  # type: ignore[misc]
-                    True,
+                    f"reading {method} of fw.fork's result",
+                    lambda got, m=method: (  # type: ignore[misc]
+                        None if got else f"fw.fork's result (a {kind}) has no {m}() method"
+                    ),
                 )
-            check("fw.wait on that result", lambda: fw.wait(future))
+            check(lambda: fw.wait(future), "fw.wait on fw.fork's result")
     return problems
 
 

@@ -7,16 +7,17 @@ scripted call. Results must agree (a value, or "raised"), and every task
 reached through waits and direct calls must have run exactly once by the
 time the program returns, no task more than once. On a mismatch hypothesis
 shrinks the program, and the least one is printed as runnable source, with
-the seed that finds it again. The seed is fixed unless the run asks for
-another (``forkwait-conformance --probe-seed N``; seed.py).
+the seed that finds it again: the source that ran, so that it fails alone as
+it failed here. A failure says the exception and those it came from, and for
+one about pickling, which part of which task does not pickle (pickling.py).
+The seed is fixed unless the run asks for another (``forkwait-conformance
+--probe-seed N``; seed.py).
 """
 
 from __future__ import annotations
 
 import functools
 import linecache
-import re
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,12 +27,15 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from conformance.programs.pickling import looks_like_pickling, unpicklable_part
 from conformance.programs.seed import chosen_seed
 from conformance.programs.sequential import SequentialFw
 from conformance.programs.shapes import Task, programs
 from conformance.programs.source import Rendered, render
 
 _MODES = ("plain", "scripted")
+#: the longest account of an exception a program raised
+_ERROR_LIMIT = 600
 
 
 @dataclass(frozen=True)
@@ -65,11 +69,7 @@ class Mismatch:
             f"a generated program (seed {seed}; --probe-seed {seed} finds it again) gives "
             "another result than its sequential meaning:",
             "",
-            "import re",
-            "",
-            "ran = []",
-            "note = fw.ignore(ran.append)",
-            "",
+            "# fw: the implementation under test (as in the spec's examples)",
             self.rendered.source.rstrip(),
             "",
             f"x = {self.x}",
@@ -84,13 +84,6 @@ class Mismatch:
 
 def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
     """Run ``rendered`` under ``fw`` (``mode``: plain or scripted); its outcome."""
-    ran: list[int] = []
-    lock = threading.Lock()
-
-    def note(number: int) -> None:
-        with lock:
-            ran.append(number)
-
     # a module name and source in linecache, as a file would give: compilers such as
     # TorchScript name functions by their module and read their source
     filename = f"<generated program {abs(hash(rendered.source))}>"
@@ -100,9 +93,7 @@ def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
         rendered.source.splitlines(keepends=True),
         filename,
     )
-    namespace: dict[str, Any] = {
-        "__name__": "forkwait_generated_program", "fw": fw, "note": fw.ignore(note), "re": re
-    }  # fmt: skip
+    namespace: dict[str, Any] = {"__name__": "forkwait_generated_program", "fw": fw}
     exec(compile(rendered.source, filename, "exec"), namespace)  # noqa: S102
     root = namespace["t0"]
     error = ""
@@ -110,9 +101,33 @@ def run_program(rendered: Rendered, fw: Any, x: int, mode: str) -> Outcome:
         value = fw.script(root)(x) if mode == "scripted" else root(x)
         result = f"returned {value!r}"
     except Exception as exc:  # noqa: BLE001 - any type: scripted code need not keep it
-        result, error = "raised", f"{type(exc).__name__}: {exc}"[:300]
-    with lock:
-        return Outcome(result, Counter(ran), error)
+        result, error = "raised", told(exc, namespace, rendered.tasks)
+    with namespace["lock"]:  # tasks nobody waited on may still be noting
+        return Outcome(result, Counter(namespace["ran"]), error)
+
+
+def told(error: BaseException, namespace: dict[str, Any], tasks: int) -> str:
+    """``error``, the exceptions it came from, and for a pickling failure the part of a
+    task (``t0`` ... ``t<tasks - 1>``) that does not pickle."""
+    parts = [f"{type(error).__name__}: {error}"]
+    seen = {id(error)}
+    cause = error.__cause__ or error.__context__
+    while cause is not None and id(cause) not in seen and len(parts) < 4:
+        seen.add(id(cause))
+        parts.append(f"from {type(cause).__name__}: {cause}")
+        cause = cause.__cause__ or cause.__context__
+    if looks_like_pickling(error):
+        part = next(
+            (
+                found
+                for number in [*range(1, tasks), 0]  # the forked tasks, then the root
+                if (found := unpicklable_part(f"t{number}", namespace[f"t{number}"]))
+            ),
+            None,
+        )
+        parts.append(f"what does not pickle: {part}" if part else "every task pickles here")
+    text = "; ".join(" ".join(part.split()) for part in parts)
+    return text if len(text) <= _ERROR_LIMIT else text[: _ERROR_LIMIT - 3] + "..."
 
 
 def compare(program: Task, fw: Any, x: int) -> Mismatch | None:
@@ -201,4 +216,4 @@ def check_programs(fw: Any, *, examples: int = 50, seed: int | None = None) -> N
     print((found[-1] if found else first).describe(chosen))
 
 
-__all__ = ["check_programs", "compare", "drawn_programs", "run_program"]
+__all__ = ["check_programs", "compare", "drawn_programs", "run_program", "told"]

@@ -1,9 +1,11 @@
 """A generated program as Python source: what runs, and what a failure shows.
 
 Every task is a top-level function ``t<N>(x, bias=7)`` (numbered in pre-order,
-``t0`` the root), so the source a failure prints is a program a reader can run
-against any ``fw``. Each task notes that it ran (``note``, an ``fw.ignore``'d
-helper, as the spec's examples record side effects), forks its children,
+``t0`` the root), and the source that runs is the source a failure prints (its
+helpers included), so that the printed program, run alone against the same
+``fw``, fails as the run did. Each task notes that it ran (``note``, an
+``fw.ignore``'d helper that appends to ``ran`` under ``lock``, as the spec's
+examples record side effects), forks its children,
 makes its nested scripted call, then waits in its own order (some futures
 twice), folding each value into ``total`` so that a swapped or lost value
 changes the result. A failure at a wait or a nested call is either caught
@@ -36,6 +38,20 @@ class Rendered:
 
 
 HEADER = f"""\
+import re
+import threading
+
+ran = []
+lock = threading.Lock()
+
+
+@fw.ignore
+def note(number: int) -> None:
+    \"\"\"Note that task ``number`` ran: the program's only side effect.\"\"\"
+    with lock:
+        ran.append(number)
+
+
 @fw.ignore
 def failed_task(error: Exception) -> int:
     \"\"\"The task whose failure ``error`` reports: its text must contain the message.\"\"\"

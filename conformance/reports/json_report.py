@@ -4,7 +4,9 @@ Written by ``--report PATH`` (on the xdist controller) and read back by
 ``forkwait-conformance matrix``. Every requirement of the spec has a record,
 also those that did not run; the run says whether it was complete or
 interrupted. The format is described by ``report.schema.json`` (shipped with
-the package); ``FORMAT`` is bumped on incompatible changes.
+the package); ``FORMAT`` is bumped on incompatible changes. Reports of the
+formats in ``READ`` are read too: a format 2 report has no causes (each is
+read from its failure's message) and says only whether it was partial.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import functools
 import json
 import re
 import reprlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -23,10 +25,15 @@ from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports import atomic
+from conformance.reports.causes import from_message
 from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 from conformance.reports.verdict import Verdict, judge
 
-FORMAT = 2
+FORMAT = 3
+#: the formats read_report reads (FORMAT and the ones before it that it can still read)
+READ = (2, 3)
+#: what a format 2 report says of a partial run's selection (it kept no more)
+UNKNOWN_SELECTION = "a selection"
 #: longest part of a schema error shown (jsonschema quotes the offending value whole)
 _SHOWN = 200
 
@@ -59,6 +66,8 @@ class ExampleRecord:
     line: int = 0
     #: one of the requirement's probes, not one of its examples (False in older reports)
     probe: bool = False
+    #: a failure's cause in one line (reports/causes.py); read from the message in older reports
+    cause: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,8 +99,13 @@ class RunReport:
     outside_requirements: tuple[ExampleRecord, ...] = ()
     #: what Sphinx warned about while reading the spec (a clean spec has none)
     spec_warnings: str = ""
-    #: a selection ran (-k, -m, node IDs): the verdict judges only what ran
-    partial: bool = False
+    #: what made the run partial (``--quick``, ``-k EXPR``...): the verdict judges only
+    #: what ran; empty for a whole run
+    selection: tuple[str, ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.selection)
 
     def verdict(self) -> Verdict:
         """The run's verdict, from this report's records alone."""
@@ -99,7 +113,7 @@ class RunReport:
             self.implementation,
             self.profiles,
             self.requirements,
-            partial=self.partial,
+            selection=self.selection,
             strict=self.strict,
             interrupted=self.interrupted,
             outside=self.outside_requirements,
@@ -121,6 +135,7 @@ def _example(result: ExampleResult) -> ExampleRecord:
         result.nodeid,
         result.line,
         result.probe,
+        result.cause,
     )
 
 
@@ -131,7 +146,7 @@ def build_report(  # noqa: PLR0913 - each is one fact the report records
     interrupted: bool,
     strict: bool,
     spec_warnings: str = "",
-    partial: bool = False,
+    selection: tuple[str, ...] = (),
 ) -> RunReport:
     """One record per requirement of the catalog, in spec order."""
     records = []
@@ -162,7 +177,7 @@ def build_report(  # noqa: PLR0913 - each is one fact the report records
         strict=strict,
         outside_requirements=tuple(_example(r) for r in results.outside()),
         spec_warnings=spec_warnings,
-        partial=partial,
+        selection=selection,
     )
 
 
@@ -192,6 +207,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         "requirements": [asdict(record) for record in report.requirements],
         "outside_requirements": [asdict(record) for record in report.outside_requirements],
         "spec_warnings": report.spec_warnings,
+        "selection": list(report.selection),
         "verdict": report.verdict().to_json(),
     }
 
@@ -225,30 +241,14 @@ def read_report(path: Path) -> RunReport:
     for anything else: a file that cannot be read, is not JSON, nests too deeply."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            found = data.get("format") if isinstance(data, dict) else None
-            raise ReportError(f"{path}: report format {reprlib.repr(found)}, expected {FORMAT}")
+        found = data.get("format") if isinstance(data, dict) else None
+        if found not in READ:
+            raise ReportError(
+                f"{path}: report format {reprlib.repr(found)}; this suite reads formats "
+                f"{', '.join(map(str, READ))} (a report of a newer suite needs that suite)"
+            )
         _check_schema(path, data)
-        implementation = data["implementation"]
-        return RunReport(
-            implementation=implementation["name"],
-            implementation_version=implementation["version"],
-            profiles=tuple(implementation["profiles"]),
-            suite_version=data["suite"]["version"],
-            created=data["created"],
-            requirements=tuple(
-                RequirementRecord(
-                    **{**r, "results": tuple(ExampleRecord(**e) for e in r["results"])}
-                )
-                for r in data["requirements"]
-            ),
-            complete=bool(data["complete"]),
-            interrupted=bool(data["interrupted"]),
-            strict=bool(data["strict"]),
-            outside_requirements=tuple(ExampleRecord(**e) for e in data["outside_requirements"]),
-            spec_warnings=str(data["spec_warnings"]),
-            partial=bool(data.get("verdict", {}).get("partial", False)),
-        )
+        return _report_from(data)
     except ReportError:
         raise
     except RecursionError as exc:
@@ -259,3 +259,37 @@ def read_report(path: Path) -> RunReport:
         what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         what = " ".join(what.split())
         raise ReportError(f"{path} is not a forkwait conformance report: {what}") from exc
+
+
+def _example_from(data: dict[str, Any]) -> ExampleRecord:
+    record = ExampleRecord(**data)
+    if "cause" in data or record.outcome not in ("failed", "xfailed"):
+        return record
+    return replace(record, cause=from_message(record.kind, record.message))
+
+
+def _report_from(data: dict[str, Any]) -> RunReport:
+    """A report checked against the schema, as a RunReport (of any format in READ)."""
+    implementation = data["implementation"]
+    return RunReport(
+        implementation=implementation["name"],
+        implementation_version=implementation["version"],
+        profiles=tuple(implementation["profiles"]),
+        suite_version=data["suite"]["version"],
+        created=data["created"],
+        requirements=tuple(
+            RequirementRecord(**{**r, "results": tuple(_example_from(e) for e in r["results"])})
+            for r in data["requirements"]
+        ),
+        complete=bool(data["complete"]),
+        interrupted=bool(data["interrupted"]),
+        strict=bool(data["strict"]),
+        outside_requirements=tuple(_example_from(e) for e in data["outside_requirements"]),
+        spec_warnings=str(data["spec_warnings"]),
+        selection=tuple(data["selection"]) if "selection" in data else _old_selection(data),
+    )
+
+
+def _old_selection(data: dict[str, Any]) -> tuple[str, ...]:
+    """A format 2 report says only whether its run was partial, not which selection ran."""
+    return (UNKNOWN_SELECTION,) if data.get("verdict", {}).get("partial") else ()

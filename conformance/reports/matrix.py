@@ -36,7 +36,6 @@ CELL = {
 }
 #: Cells in the order totals list them: the run's outcomes, a skip split by its cause.
 SHOWN = (*OUTCOMES[:4], ADAPTER_SKIP, *OUTCOMES[4:])
-NOT_RUN = "not run"
 #: The outcome of a requirement a report has no record of.
 MISSING = "not-run"
 #: Outcomes whose examples carry a kind of failure worth showing in the cell.
@@ -252,15 +251,3 @@ def reason_anchor(report: RunReport, req_id: str) -> str:
         "".join(ch if ch.isalnum() else "-" for ch in part.lower())
         for part in (report.implementation, req_id)
     )
-
-
-def details_rst(reports: Sequence[RunReport]) -> str:
-    """Per implementation, every requirement it did not pass, with the recorded reason."""
-    lines: list[str] = []
-    for report, notable in details(reports):
-        lines += [f"**{column(report, rst_text)}**", ""]
-        for req_id, item in notable:
-            reason = rst_text(item.reason) or "(no message)"
-            lines.append(f"- :req:`{req_id}` ({item.text}): {reason}")
-        lines.append("")
-    return "\n".join(lines)

@@ -44,6 +44,8 @@ class ExampleResult:
     line: int = 0
     #: one of the requirement's probes (``.. probes::``), not one of its examples
     probe: bool = False
+    #: for a failure: its cause in one line (run/causes.py)
+    cause: str = ""
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -106,7 +108,9 @@ class RunResults:
             outcome == "failed" and result.outcome == "failed" and not result.kind
         ):
             result.outcome = outcome
-            result.kind = props.get("failure_kind", "") if outcome in ("failed", "xfailed") else ""
+            failing = outcome in ("failed", "xfailed")
+            result.kind = props.get("failure_kind", "") if failing else ""
+            result.cause = props.get("cause", "") if failing else ""
             result.message = report_message(report)
 
     def of(self, requirement: str) -> list[ExampleResult]:
@@ -140,14 +144,6 @@ class RunResults:
                 key = (requirement.profile, requirement.level)
                 table.setdefault(key, Counter())[outcome] += 1
         return table
-
-    def blocking_failures(self, strict: bool) -> list[str]:
-        """Failed requirements that fail the run: every MUST, and the rest under --strict."""
-        return [
-            req_id
-            for req_id in self.with_outcome("failed")
-            if strict or self.catalog[req_id].level == "MUST"
-        ]
 
 
 #: what the table's outcome columns mean, in one line under it (pytest's words, and ours)

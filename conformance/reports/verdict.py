@@ -9,7 +9,8 @@ verdict as the run that wrote it.
 Words: a requirement (or example) *passed*, *failed*, *xfailed* (failed as
 declared), *xpassed* (declared to fail, but passed), was *skipped* or is
 *not-run*, as in pytest's last line. Only the claimed profiles are judged;
-a run narrowed by ``-k``/``-m``/node IDs judges only what ran.
+a *partial* run (``--quick``, ``-k``, ``-m``, node IDs, ``--lf``, ``-x``...) judges
+only what ran, says which selection it was, and never says "conforms".
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ class Verdict:
 
     implementation: str
     claimed: tuple[str, ...]
-    #: a selection ran (-k, -m, node IDs): only what ran is judged
-    partial: bool
+    #: what made the run partial (``--quick``, ``-k EXPR``...); empty for a whole run
+    selection: tuple[str, ...]
     strict: bool
     profiles: tuple[ProfileVerdict, ...]
     levels: Mapping[str, Tally]
@@ -105,6 +106,15 @@ class Verdict:
     @property
     def passed(self) -> bool:
         return not self.failing
+
+    @property
+    def partial(self) -> bool:
+        """Only a selection of the examples ran: only what ran is judged."""
+        return bool(self.selection)
+
+    def partial_words(self) -> str:
+        """``partial: --quick, -k FORK``: which selection ran, for the headline and table."""
+        return f"partial: {', '.join(self.selection)}" if self.selection else ""
 
     def headline(self) -> str:
         """``reference conforms: core 46/46 MUST, ...`` - one line for the whole run."""
@@ -122,9 +132,11 @@ class Verdict:
                 else ""
             )
         elif self.partial and self.levels["MUST"]["passed"] == self.levels["MUST"].total:
-            word = "passes every MUST that ran (a selection: not a verdict on the profiles)"
+            word = "passes every MUST that ran"
         else:
             word = "is not fully checked"
+        if self.partial:
+            word += f" ({self.partial_words()}; not a verdict on the profiles)"
         musts = ", ".join(
             f"{p.profile} {p.levels['MUST']['passed']}/{p.levels['MUST'].total} MUST"
             for p in self.profiles
@@ -181,13 +193,15 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
     claimed: Iterable[str],
     requirements: Iterable[_Requirement],
     *,
-    partial: bool,
+    selection: Sequence[str] = (),
     strict: bool,
     interrupted: bool = False,
     outside: Iterable[_Example] = (),
     spec_warnings: str = "",
 ) -> Verdict:
-    """The verdict on ``requirements`` (every requirement of the spec, with its outcome)."""
+    """The verdict on ``requirements`` (every requirement of the spec, with its outcome);
+    ``selection`` says what made the run partial, if it was."""
+    partial = bool(selection)
     claimed = tuple(p for p in PROFILES if p in set(claimed))
     records = list(requirements)
     judged = [
@@ -214,7 +228,7 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
     return Verdict(
         implementation=implementation,
         claimed=claimed,
-        partial=partial,
+        selection=tuple(selection),
         strict=strict,
         profiles=profiles,
         levels={level: Tally(dict(per_level[level])) for level in LEVELS},

@@ -48,9 +48,6 @@ _UNSURVIVABLE = {
     "each": "it runs every example on every worker, so one crash is counted once per worker",
     "worksteal": "when a worker crashes, xdist's work stealing blames another example",
 }
-#: ini option (forkwait-conformance sets it): examples must run in worker processes
-REQUIRE_WORKERS_INI = "forkwait_require_workers"
-
 #: a word of a -k expression that looks like a requirement ID (FORK-CALLS-1, FORK-CALLS)
 _REQUIREMENT_LIKE = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b")
 
@@ -150,8 +147,7 @@ def check_distribution(config: pytest.Config) -> None:
     """Refuse the xdist modes under which one example would not run once, in order.
 
     ``-n 0`` and ``-n N`` are both safe: examples run in executor processes
-    (conformance/executor/), so the ini option REQUIRE_WORKERS_INI is accepted
-    and no longer matters.
+    (conformance/executor/).
     """
     if hasattr(config, "workerinput"):
         return

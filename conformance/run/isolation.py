@@ -29,7 +29,7 @@ import pytest
 
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, ExecutorUnavailable
 from conformance.executor.remote import RebuildFailed
-from conformance.run.spec_items import SpecItem, requirement_from_nodeid
+from conformance.run.spec_items import SpecItem, requirement_of
 from conformance.sphinx_doctest.capped import cap_text
 from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 from conformance.sphinx_doctest.failures import describe_result, numbered_source
@@ -171,8 +171,9 @@ class Isolation:
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport) -> None:
         """The example a dead worker was running fails as a crash, with its properties."""
         known = self.running.pop(crashitem, None)  # none if it died before its setup's end
-        properties = known or [("requirement", requirement_from_nodeid(crashitem) or "")]
-        report.user_properties = [*properties, ("failure_kind", "crash")]
+        properties = known or [("requirement", requirement_of(crashitem))]
+        cause = "its pytest worker ended while it ran (killed by the example or from outside)"
+        report.user_properties = [*properties, ("failure_kind", "crash"), ("cause", cause)]
         report.location = (report.location[0], None, crashitem.rpartition("::")[2])
         worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "?")
         report.longrepr = (

@@ -33,8 +33,10 @@ def add_options(parser: _Parser) -> None:
     group.addoption(
         "--impl",
         default=None,
-        help=f"implementation under test: an entry-point name in 'forkwait.implementations' "
-        f"or module:attribute (default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
+        metavar="NAME",
+        help="implementation under test: an entry-point name in 'forkwait.implementations', "
+        "or module:attribute naming a conformance.adapter.Adapter or a function returning "
+        f"one (default: ${ENV_IMPL} or {DEFAULT_IMPL!r})",
     )
     group.addoption(
         "--example-timeout",

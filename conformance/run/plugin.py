@@ -4,9 +4,9 @@ Loaded with ``-p conformance.run.plugin`` (``pyproject.toml`` does so for a
 checkout; ``forkwait-conformance`` does so for an installed suite). It builds
 on the generic Sphinx doctest plugin (``conformance.sphinx_doctest``), which
 finds and runs the examples exactly as ``sphinx-build -b doctest`` would; this
-one decides the run (run_config.py), names items by requirement
-(spec_items.py), isolates faults (isolation.py) and reports per requirement
-(reporting.py).
+one decides the run (config.py), names items by requirement
+(spec_items.py), isolates faults (isolation.py), records each failure's cause
+(causes.py) and reports per requirement (reporter.py).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
 from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.run import executors
+from conformance.run.causes import failure_cause
 from conformance.run.config import (
-    REQUIRE_WORKERS_INI,
     RunSetup,
     SpecLocation,
     check_not_another_spec,
@@ -44,6 +44,11 @@ from conformance.sphinx_doctest.project import ProjectError, SphinxSource
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
 _REPORTER = "forkwait-conformance-reporter"
+#: what the adapter check tries (conformance/executor/describe.py), for its header line
+_CHECKED = (
+    "it tried a fork/wait round trip and what the claimed profiles use of fw.script, "
+    "fw.Future[int] and the methods of fork's result"
+)
 _SETUP = pytest.StashKey[RunSetup]()
 _SPEC = pytest.StashKey[SpecLocation]()
 
@@ -57,12 +62,6 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
-    parser.addini(
-        REQUIRE_WORKERS_INI,
-        "no longer used: examples always run in an executor process (kept for old command lines)",
-        type="bool",
-        default=False,
-    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -103,14 +102,17 @@ def pytest_report_header(config: pytest.Config) -> str | None:
         f"profiles claimed: {', '.join(sorted(adapter.profiles))}; "
         f"spec: {config.stash[_SPEC].root}"
     )
+    # the adapter check (conformance/executor/describe.py), once, up front, found or not
     problems = config.stash[_SETUP].problems
-    if problems:  # the adapter check (conformance/executor/describe.py), once, up front
+    if problems:
         header += (
             f"\nadapter check: {len(problems)} problem(s) with what the claimed profiles "
             "need (the run goes on):\n"
             # what the adapter raised may span lines: none of them at the margin
             + "\n".join("  - " + p.replace("\n", "\n    ") for p in problems)
         )
+    else:
+        header += f"\nadapter check: {_CHECKED}, no problem found"
     return header
 
 
@@ -169,8 +171,16 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Outermost, so it sees the failure text the generic layer wrote: polish it."""
+    """Outermost, so it sees the failure text the generic layer wrote (and a crash
+    report): the spec item words it for a reader (SpecItem.readable_failure), and the
+    failure's cause is recorded beside it (``cause``: the report's, the short summary's
+    and the triage view's)."""
     report = yield
-    if isinstance(item, SpecItem) and isinstance(report.longrepr, str):
-        report.longrepr = item.polish(report.longrepr)
+    if not isinstance(item, SpecItem):
+        return report
+    error = call.excinfo.value if call.excinfo else None
+    if isinstance(report.longrepr, str):
+        report.longrepr = item.readable_failure(report.longrepr)
+    if error is not None and (report.failed or hasattr(report, "wasxfail")):
+        report.user_properties.append(("cause", failure_cause(error)))
     return report

@@ -1,15 +1,18 @@
-"""What a conformance run tells people and tools at its end: table, verdict, JSON.
+"""What a conformance run tells people and tools at its end: verdict, exit status, JSON.
 
 Registered on the xdist controller (or the only process): it folds every
-report into per-example results (results.py), prints the per-profile table
-and the verdict (verdict.py: each claimed profile, one line per level, and
-where to look next), sets the exit status from that same verdict (only MUSTs
-fail the run unless ``--strict``, timeouts and hangs of SHOULD examples
-included; an unexpected pass always does; so does a requirement no example
-of which was collected), and writes the JSON report (json_report.py), whose
-``verdict`` is the terminal's. A report that cannot be written (a full disk)
-costs the run nothing but the file: the verdict is printed all the same, with
-a line saying so, and the exit status is REPORT_NOT_WRITTEN.
+report into per-example results (results.py), computes the verdict once
+(verdict.py; a partial run says which selection it was), has summary.py
+print it with the failures grouped by cause, sets the exit status from that
+same verdict (only MUSTs fail the run unless ``--strict``, timeouts and hangs
+of SHOULD examples included; an unexpected pass always does; so does a
+requirement no example of which was collected), and writes the JSON report
+(json_report.py), whose ``verdict`` is the terminal's. A report that cannot
+be written (a full disk) costs the run nothing but the file: the verdict is
+printed all the same, with a line saying so, and the exit status is
+REPORT_NOT_WRITTEN. pytest's own output is fitted to the run: its short summary
+lines give each failure's cause (FailureWithCause), JUnit gets each example's
+failure kind (JUnitFailureKinds), and xdist's status lines are said once.
 """
 
 from __future__ import annotations
@@ -17,48 +20,63 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, Protocol
 
 import pytest
 
 from conformance.catalog.requirements import Requirement
-from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RunReport, build_report, write_report
 from conformance.reports.report_path import REPORT_NOT_WRITTEN
-from conformance.reports.results import RunResults, render_table
+from conformance.reports.results import RunResults
 from conformance.reports.verdict import Verdict
-from conformance.run.spec_html import is_built, rule_url
 from conformance.run.spec_items import RunOptions
-from conformance.run.worker_lines import reword_worker_lines
+from conformance.run.summary import Summary
 
 _CLI_INI = Path(__file__).parents[1] / "cli-pytest.ini"
-#: failed requirements the verdict links to, at most
-_LINKS = 5
-#: the section of the spec's pages that explains the table, the verdict and the reports
-_READING = "validating.html#reports"
+#: pytest-xdist's terminal reporter (quiet_worker_status)
+_XDIST_REPORTER = "terminaldistreporter"
 
 
-class FirstLook:
-    """Sees each report before JUnit (and the reporter) do."""
+class _Writer(Protocol):
+    def line(self, s: str = "", **markup: bool) -> None: ...
 
-    def __init__(self, strict: bool) -> None:
-        self.strict = strict
-        #: a failed report the verdict does not excuse (anything but a lenient SHOULD/MAY)
-        self.hard_failure = False
-        #: the failure kind of each failed call, for its teardown report (JUnit reads that)
+
+@dataclasses.dataclass(frozen=True)
+class _Crash:
+    message: str
+
+
+class FailureWithCause:
+    """A failure's text that pytest's short summary line (``FAILED fork.rst::X[1] - ...``)
+    and JUnit's failure message give by its cause: both read ``reprcrash.message``, and
+    would give a text's first line, which is the requirement's header."""
+
+    def __init__(self, text: str, cause: str) -> None:
+        self.text = text
+        self.reprcrash = _Crash(cause)
+
+    def toterminal(self, tw: _Writer) -> None:
+        tw.line(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class JUnitFailureKinds:
+    """Gives each teardown report its call's ``failure_kind`` before JUnit reads it:
+    JUnit writes a test's properties from the teardown report only."""
+
+    def __init__(self) -> None:
+        #: the failure kind of each failed call, for its teardown report
         self._kinds: dict[str, str] = {}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Before JUnit reads it, a teardown report gets its call's ``failure_kind``:
-        JUnit writes a test's properties from the teardown report only."""
-        props = dict(report.user_properties)
-        kind = str(props.get("failure_kind", ""))
+        kind = str(dict(report.user_properties).get("failure_kind", ""))
         if kind and report.when != "teardown":
             self._kinds[report.nodeid] = kind
         elif report.when == "teardown" and not kind and report.nodeid in self._kinds:
             report.user_properties.append(("failure_kind", self._kinds.pop(report.nodeid)))
-        if report.failed and (self.strict or props.get("level") not in ("SHOULD", "MAY")):
-            self.hard_failure = True
 
 
 class ConformanceReporter:
@@ -82,15 +100,21 @@ class ConformanceReporter:
         # working folder and invocation_params.dir (see _paths_from_spec) may differ
         self.report_path = config.invocation_params.dir / report if report else None
         self.report_shown = report
-        self.first = FirstLook(options.strict)
-        config.pluginmanager.register(self.first, "forkwait-first-look")
+        config.pluginmanager.register(JUnitFailureKinds(), "forkwait-junit-failure-kinds")
+        #: a failed report the verdict does not excuse (anything but a lenient SHOULD/MAY)
+        self.hard_failure = False
+        #: items pytest deselected (-k, -m, --lf, --deselect, a plugin)
+        self.deselected = 0
+        #: the run stopped early (-x, --maxfail)
+        self.stopped = False
+        self.run_report: RunReport | None = None
         self.verdict: Verdict | None = None
         #: why the report could not be written at the end, or None
         self.report_error: str | None = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        reword_worker_lines(self.config)
+        quiet_worker_status(self.config)
         self._paths_from_spec()
 
     def _paths_from_spec(self) -> None:
@@ -104,9 +128,18 @@ class ConformanceReporter:
             config.invocation_params, dir=config.rootpath
         )
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected += len(items)
+
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.results.add(report)
+        props = dict(report.user_properties)
+        lenient = props.get("level") in ("SHOULD", "MAY") and not self.options.strict
+        self.hard_failure = self.hard_failure or (report.failed and not lenient)
+        cause = str(props.get("cause", ""))
+        if report.failed and cause and isinstance(report.longrepr, str):
+            report.longrepr = FailureWithCause(report.longrepr, cause)  # type: ignore[assignment]
         if getattr(report, "forkwait_ended_worker", False):
             self._close_ended_example(report)
         # Once every other plugin has seen it, the report forgets its xdist worker, so
@@ -131,16 +164,25 @@ class ConformanceReporter:
         closing.node = report.node  # type: ignore[attr-defined]  # xdist keys tests by worker
         self.config.hook.pytest_runtest_logreport(report=closing)
 
-    def _narrowed(self) -> bool:
+    def _selection(self) -> tuple[str, ...]:
+        """What made this run partial, in the words of its command line; empty if whole."""
         option = self.config.option
-        return bool(
-            self.options.quick  # examples without their probes: a first look, not a verdict
-            or getattr(option, "keyword", "")
-            or getattr(option, "markexpr", "")
-            or getattr(option, "deselect", None)
-            or getattr(option, "lf", False)
-            or any("::" in str(arg) for arg in self.config.args)
+        lf = self.config.pluginmanager.get_plugin("lfplugin")
+        maxfail = getattr(option, "maxfail", 0)
+        named = (
+            ("--quick", self.options.quick),  # examples without their probes: not a verdict
+            (f"-k {getattr(option, 'keyword', '')}", getattr(option, "keyword", "")),
+            (f"-m {getattr(option, 'markexpr', '')}", getattr(option, "markexpr", "")),
+            ("--deselect", getattr(option, "deselect", None)),
+            ("--lf", getattr(option, "lf", False) and getattr(lf, "lastfailed", None)),
+            ("--sw", getattr(option, "stepwise", False)),
+            ("node IDs", any("::" in str(arg) for arg in self.config.args)),
+            ("-x" if maxfail == 1 else f"--maxfail {maxfail}", self.stopped),
         )
+        found = [words for words, given in named if given]
+        if self.deselected and not found:
+            found.append(f"{self.deselected} examples deselected")
+        return tuple(found)
 
     def _report(self, interrupted: bool) -> RunReport:
         return build_report(
@@ -149,7 +191,7 @@ class ConformanceReporter:
             interrupted=interrupted,
             strict=self.options.strict,
             spec_warnings=self.spec_warnings,
-            partial=self._narrowed(),
+            selection=self._selection(),
         )
 
     # first: the verdict and the JSON report must not depend on what other plugins do at
@@ -159,12 +201,13 @@ class ConformanceReporter:
         if exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # a usage error leaves no report
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        report = self._report(interrupted)
+        self.stopped = bool(session.shouldstop) and not interrupted
+        self.run_report = report = self._report(interrupted)
         self.verdict = verdict = report.verdict()
         if not interrupted:
             if not verdict.passed:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            elif exitstatus == pytest.ExitCode.TESTS_FAILED and not self.first.hard_failure:
+            elif exitstatus == pytest.ExitCode.TESTS_FAILED and not self.hard_failure:
                 session.exitstatus = pytest.ExitCode.OK  # only SHOULDs or MAYs failed
         if self.report_path is not None:
             try:
@@ -179,88 +222,56 @@ class ConformanceReporter:
     ) -> None:
         if exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # no example could run (a worker could not load the implementation)
-        verdict = self.verdict or self._report(interrupted=False).verdict()
-        adapter = self.options.adapter
-        write = terminalreporter.write_line
-        terminalreporter.section(f"forkwait conformance: {adapter.name} {adapter.version}")
-        table = self.results.by_profile(ran_only=verdict.partial)
-        for line in render_table(table, PROFILES):
-            write(line)
-        write("")
-        for line in verdict.lines():
-            failed = line.startswith(("MUST:", "examples:")) and " failed" in line
-            write(line, red=failed or (line.startswith("verdict:") and not verdict.passed))
-        for reason in verdict.failing:
-            write(f"the run fails: {reason}", red=True)
-        if self.spec_warnings:
-            write("Sphinx warned about the spec's documents:", red=True)
-            for line in self.spec_warnings.splitlines():
-                write(f"  {line}", red=True)
-        for line in self._notes(verdict):
-            write(line, red=line.startswith("the report was NOT written"))
+        report = self.run_report or self._report(interrupted=False)
+        summary = Summary(
+            report,
+            self.verdict or report.verdict(),
+            self.results,
+            self.catalog,
+            self.options,
+            report_shown=self.report_shown,
+            report_error=self.report_error,
+            spec_warnings=self.spec_warnings,
+            schedules_asked=self.config.getoption("schedules"),
+            verbose=self.config.option.verbose > 0,
+        )
+        summary.write(terminalreporter)
 
-    def _notes(self, verdict: Verdict) -> list[str]:
-        """Where to look next: the report, the failed rules' pages, what was left out."""
-        notes = []
-        if self.report_error is not None:
-            notes.append(
-                f"the report was NOT written to {self.report_shown}: {self.report_error} "
-                f"(exit status {REPORT_NOT_WRITTEN})"
-            )
-        elif self.report_path is not None:
-            notes.append(f"every result: {self.report_shown}")
-        else:
-            notes.append("every result as JSON: add --report out.json")
-        failed = [
-            req_id
-            for level in ("MUST", "SHOULD", "MAY")
-            for req_id in self.results.with_outcome("failed", level)
-        ]
-        docs_url = self.options.docs_url
-        for req_id in failed[:_LINKS]:
-            requirement = self.catalog[req_id]
-            url = rule_url(docs_url, requirement.docname, req_id)
-            notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
-        if len(failed) > _LINKS:
-            notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")
-        notes += self._left_out(verdict)
-        notes += self._read_on(docs_url)
-        return notes
 
-    @staticmethod
-    def _read_on(docs_url: str) -> list[str]:
-        """Where to read on, passing or not: the spec as HTML, and the page on results."""
-        built = "" if not docs_url.startswith("file:") or is_built() else " (not built yet)"
-        notes = [f"the spec as HTML{built}: forkwait-conformance spec --open"]
-        if docs_url:
-            notes.append(f"how to read these results: {docs_url}{_READING}")
-        return notes
+def quiet_worker_status(config: pytest.Config) -> None:
+    """pytest-xdist's status lines, once each, and none under ``-q`` (controller only).
 
-    def _left_out(self, verdict: Verdict) -> list[str]:
-        """Why a run has fewer examples than another: unclaimed profiles, no explorer."""
-        adapter = self.options.adapter
-        notes = []
-        unclaimed = [p for p in PROFILES if p not in adapter.profiles]
-        if unclaimed and not verdict.partial:
-            notes.append(
-                f"not judged: profiles {', '.join(unclaimed)} (not claimed by "
-                f"{adapter.name}; their examples are skipped)"
-            )
-        explored = [
-            r.id for r in self.catalog.values() if r.explore and r.profile in adapter.profiles
-        ]
-        if explored and not self.options.schedules and not verdict.partial:
-            if self.options.explores:
-                why = "--schedules 0"
-            else:
-                runs = sum(len(self.results.of(req_id)) for req_id in explored)
-                count = self.config.getoption("schedules")
-                why = (
-                    f"{adapter.name} gives no explorer (adapter.explorer; with one, "
-                    f"--schedules {count} would add {runs * count} runs)"
-                )
-            notes.append(
-                f"the examples of {len(explored)} :explore: requirements ran once each, not "
-                f"also under controlled schedules: {why}"
-            )
-        return notes
+    Without a terminal xdist repeats "bringing up nodes..." at each status change.
+    Workers no longer go down when an example crashes (examples run in executor
+    processes), so xdist's own node-down words are left as they are: they would mean
+    the harness itself failed. It patches the one xdist reporter instance of the run
+    (pytest-xdist 3.x, pinned below 4 in pyproject.toml).
+    """
+    manager = config.pluginmanager
+    reporter: Any = manager.getplugin(_XDIST_REPORTER)
+    if reporter is None or not hasattr(reporter, "ensure_show_status"):
+        return
+    quiet = config.option.verbose < 0
+    shown: list[str] = []
+    show_status = reporter.ensure_show_status
+    set_status = reporter.setstatus
+
+    def ensure_show_status() -> None:
+        if quiet:
+            return
+        if reporter._isatty:  # a terminal rewrites the status line in place
+            show_status()
+            return
+        line = reporter.getstatus()
+        if line not in shown:
+            shown.append(line)
+            reporter.write_line(line)
+
+    def setstatus(spec: Any, status: Any, *, tests_collected: int, show: bool = True) -> None:
+        set_status(spec, status, tests_collected=tests_collected, show=show and not quiet)
+
+    # hooks are read from the instance when it is registered: register it again
+    manager.unregister(reporter)
+    reporter.ensure_show_status = ensure_show_status
+    reporter.setstatus = setstatus
+    manager.register(reporter, _XDIST_REPORTER)

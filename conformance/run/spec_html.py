@@ -5,15 +5,16 @@ spec has no published site. ``forkwait-conformance spec`` builds the HTML of
 the installed spec (with Sphinx, which the suite already needs) into
 ``$XDG_CACHE_HOME/forkwait-spec/<version>/html`` (``~/.cache`` by default),
 and every rule link of a run points there as a ``file://`` URL, which
-terminals make clickable. Sphinx builds incrementally: running the command
-again after an upgrade or an edit only rebuilds what changed. Without the
-spec's theme (the ``docs`` extra) the pages use Sphinx's own, and without
-Graphviz the trace pages lack their graphs: neither stops the build.
+terminals make clickable; until it is built, each link says so and names the
+command. The pages are ``make docs``'s: the same configuration (conf/conf.py)
+and theme (furo, a dependency of the suite). Sphinx builds incrementally:
+running the command again after an upgrade or an edit only rebuilds what
+changed. Without Graphviz the trace pages lack their graphs: that does not
+stop the build.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import webbrowser
 from pathlib import Path
@@ -23,10 +24,8 @@ from docutils import nodes
 from conformance import __version__
 from conformance.catalog.files import spec_conf_dir, spec_dir
 
-#: the spec's HTML theme (conf/conf.py), installed with the 'docs' extra
-THEME = "furo"
-#: the theme Sphinx itself ships, for a suite installed without that extra
-FALLBACK_THEME = "alabaster"
+#: what a rule link adds while the pages it points into are not built
+NOT_BUILT = " (not built yet: forkwait-conformance spec builds it)"
 
 
 class SpecBuildError(RuntimeError):
@@ -60,14 +59,21 @@ def rule_url(docs_url: str, docname: str, requirement: str) -> str:
     return f"{docs_url}{docname}.html#{nodes.make_id(f'req-{requirement}')}"
 
 
+def rule_link(docs_url: str, docname: str, requirement: str) -> str:
+    """The rule's URL as a run prints it: with how to build the page, while the link
+    points into the per-user cache before the pages are built there."""
+    cached = docs_url == html_dir().as_uri() + "/"
+    return rule_url(docs_url, docname, requirement) + (
+        NOT_BUILT if cached and not is_built() else ""
+    )
+
+
 def build(*, quiet: bool = True) -> Path:
     """Build (or bring up to date) the installed spec's HTML; return its index page."""
     from sphinx.cmd.build import build_main  # noqa: PLC0415 - only this command needs it
 
     out = html_dir()
     args = ["-b", "html", "-c", str(spec_conf_dir()), "-d", str(cache_root() / "doctrees")]
-    if importlib.util.find_spec(THEME) is None:  # the 'docs' extra: not needed to run
-        args += ["-D", f"html_theme={FALLBACK_THEME}"]
     status = build_main([*args, *(["-q"] if quiet else []), str(spec_dir()), str(out)])
     if status != 0:
         raise SpecBuildError(f"sphinx-build could not build the spec's HTML into {out}")

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from docutils import nodes
 from sybil.integration.pytest import SybilItem
 
 from conformance.adapter import Adapter
 from conformance.catalog.nodes import PROBE_GROUP_PREFIX
 from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
+from conformance.run.spec_html import rule_link
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.evaluators import DoctestFailed
@@ -134,6 +134,15 @@ def example_name(spec: TestSpec, example: ExampleOf) -> str:
     return base if plain else f"{base}[{spec.group}]"
 
 
+def requirement_of(nodeid: str) -> str:
+    """The requirement an item's node id names, as example_name wrote it
+    (``fork.rst::FORK-CALLS-1[2]`` -> ``FORK-CALLS-1``; empty outside any): for the
+    xdist controller, which knows the node id of an example a dead worker ran, not its
+    item."""
+    requirement = nodeid.rpartition("::")[2].partition("[")[0]
+    return "" if requirement == OUTSIDE else requirement
+
+
 def headline(
     requirement: Requirement,
     number: int,
@@ -142,12 +151,11 @@ def headline(
     kind: str = "example",
 ) -> str:
     """Which rule an example checks, in its words, with a link: the head of every failure."""
-    anchor = nodes.make_id(f"req-{requirement.id}")
     lines = [
         f"{requirement.id} ({requirement.level}, profile {requirement.profile}), "
         f"{kind} {number}" + (f", under schedule {schedule}" if schedule else "") + ":",
         textwrap.fill(requirement.text, width=96, initial_indent="  ", subsequent_indent="  "),
-        f"  the rule: {options.docs_url}{requirement.docname}.html#{anchor}",
+        f"  the rule: {rule_link(options.docs_url, requirement.docname, requirement.id)}",
     ]
     if schedule is not None:
         impl = shlex.quote(options.impl or options.adapter.name)
@@ -163,12 +171,6 @@ def first_code_line(spec: TestSpec) -> int | None:
     """The .rst line of an example's first code line: the one its failure names."""
     location = getattr(spec.code, "location", None)
     return getattr(location, "line", None) or spec.line
-
-
-def requirement_from_nodeid(nodeid: str) -> str | None:
-    """``fork.rst::FORK-CALLS-1[2][schedule fifo]`` -> ``FORK-CALLS-1`` (items are named so)."""
-    requirement = nodeid.rpartition("::")[2].partition("[")[0]
-    return None if not requirement or requirement == OUTSIDE else requirement
 
 
 class SpecItem(SybilItem):
@@ -237,9 +239,9 @@ class SpecItem(SybilItem):
         self.add_marker(pytest.mark.skip(reason=reason))
         self.sphinx.replayable = False  # never run: not even to rebuild a namespace
 
-    def polish(self, text: str) -> str:
+    def readable_failure(self, text: str) -> str:
         """A failure as a user reads it: paths relative to the spec folder ("wait.rst",
-        not a site-packages path)."""
+        not a site-packages path); a timeout is said as one by isolation.py."""
         return text.replace(f"{self.sphinx.sphinx_document.project.srcdir}{os.sep}", "")
 
     def headline(self) -> str:

@@ -167,8 +167,8 @@ def _lines_of(name: str) -> tuple[str, ...]:
     """The file's lines, read once while it is unchanged.
 
     Not through ``linecache``: a file put there is stat'ed again by every
-    ``doctest`` run after (``bdb.reset`` calls ``linecache.checkcache``), which
-    for a project's documents was about 4% of a cached run's time."""
+    ``doctest`` run after (``bdb.reset`` calls ``linecache.checkcache``), a
+    system call per document per example."""
     try:
         stat = os.stat(name)
     except OSError:
@@ -189,7 +189,7 @@ def _read_lines(name: str, mtime_ns: int, size: int) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def _file_of(raw_source: str) -> tuple[Path, str, str]:
     """(path, its text, the docstring named) of a node's source; a document's blocks
-    all share one, and making a Path per block was a third of ``locate``'s time."""
+    all share one, made once rather than a Path per block."""
     path_text, _, docstring = raw_source.partition(":docstring of ")
     path = Path(path_text)
     return path, str(path), docstring

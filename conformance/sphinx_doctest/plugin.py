@@ -28,6 +28,7 @@ from conformance.sphinx_doctest.evaluators import (
     prepare,
     with_headline,
 )
+from conformance.sphinx_doctest.failures import shown
 from conformance.sphinx_doctest.project import SphinxSource
 from conformance.sphinx_doctest.runners import install_interrupt_handler
 
@@ -77,12 +78,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     Sphinx's environment, the doctrees and the items live to the end of the run,
     yet every full collection during the run would walk them again: frozen
-    (``gc.freeze``), a run of 2,000 small tests takes about 13% less. Only the
-    young generations are searched for garbage first: a full search walks all
-    of it once more (3% of such a run), to find what older garbage there is
-    (135 objects there), which is frozen with the rest. A session that also
-    collected other tests is left as it is: their module-level objects must
-    stay collectable.
+    (``gc.freeze``), no collection walks them. Only the young generations are
+    searched for garbage first: a full search would walk all of it once more,
+    to find the little older garbage there is, which is frozen with the rest.
+    A session that also collected other tests is left as it is: their
+    module-level objects must stay collectable.
     """
     if session.items and all(sphinx_example(item) for item in session.items):
         gc.collect(1)
@@ -134,12 +134,17 @@ def describe_items(items: list[pytest.Item]) -> None:
         example.nodeid = item.nodeid
         # reports are headed by the test's name (``testcode:line12``), not by sybil's
         # "file line=N column=M"; pytest caches ``location`` per item (a cached_property)
+        code = example.spec.code
         path = paths.get(item.path)
         if path is None:
             path = paths[item.path] = item.location[0]
+        held_in = code.location.path if code is not None and code.location.line else None
+        if held_in is not None and held_in != item.path:  # a block from an included file:
+            path = paths.get(held_in)  # its line is that file's, so is the location
+            if path is None:
+                path = paths[held_in] = shown(held_in, item.config.rootpath)
         line = example.spec.line
         item.__dict__["location"] = (path, None if line is None else line - 1, item.name)
-        code = example.spec.code
         item.user_properties[:0] = [
             ("sphinx_file", code.filename if code else ""),
             ("sphinx_line", "" if code is None or code.lineno is None else str(code.lineno)),

@@ -1,1 +1,1 @@
-"""Sphinx extensions that render the spec's HTML: requirement boxes, blocks, matrix, pictures."""
+"""Sphinx extensions that render the spec's HTML: requirement boxes, blocks, matrix, figures."""

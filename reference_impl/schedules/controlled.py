@@ -1,11 +1,11 @@
-"""A controlled run: the tasks of one scripted call, the baton, the carriers, the log.
+"""A controlled run: the tasks of one scripted call, whose turn it is, the carriers, the log.
 
-Only the task holding the baton runs; at each fork and wait (and when a task
-ends) the run's policy picks the runnable task that runs next, and the baton
-moves to the carrier of that task. Tasks run on *carriers*, stacks of the run
-(greenlets of the calling thread, see ``crew``): a task chosen while the
-running task waits on it, not yet started, runs inline on the waiter's
-carrier (the waiter could not run before it ends anyway), up to
+Only the task whose turn it is runs; at each fork and wait (and when a task
+ends) the run's policy picks the runnable task that runs next, and the turn
+passes to the carrier of that task. Tasks run on *greenlet carriers*, stacks
+of the run (greenlets of the calling thread, see ``carriers``): a task chosen
+while the running task waits on it, not yet started, runs inline on the
+waiter's carrier (the waiter could not run before it ends anyway), up to
 ``MAX_INLINE`` tasks high; a task chosen otherwise starts on an idle carrier,
 or a new one. Which carrier runs a task never changes a choice.
 
@@ -24,14 +24,14 @@ from typing import Any
 from reference_impl._core import _DONE
 from reference_impl._errors import DeadlockError
 from reference_impl._future import Future, new_task
-from reference_impl._state import local
-from reference_impl.schedules.crew import Carrier, Crew
+from reference_impl._thread_state import local
+from reference_impl.schedules.carriers import Carriers, GreenletCarrier
 from reference_impl.schedules.events import DEADLOCK, DONE, FORK, RUN, WAIT, describe_events
 from reference_impl.schedules.outside import OutsideWaits
 from reference_impl.schedules.policies import Policy, Task
 
 #: tasks one carrier runs inline, one above another: the next waited task starts on a
-#: carrier of its own instead (started shallow: see ``crew.Crew.spawner``), so that a chain
+#: carrier of its own instead (started shallow: see ``carriers.Carriers.spawner``), so that a chain
 #: of nested waits of any depth stays within the interpreter's recursion limit, as
 #: ``_core.MAX_NESTED`` keeps uncontrolled waits within it
 MAX_INLINE = 32
@@ -42,9 +42,9 @@ class ScheduleStopped(RuntimeError):
 
 
 class ControlledRun(OutsideWaits):
-    """One top-level scripted call under a policy: its tasks, the baton, the log.
+    """One top-level scripted call under a policy: its tasks, whose turn it is, the log.
 
-    Only the carrier holding the baton touches the run's state. Events are
+    Only the carrier whose turn it is touches the run's state. Events are
     kept as ints (see ``events``): an f-string per step would be a large part
     of what a step costs.
     """
@@ -58,12 +58,12 @@ class ControlledRun(OutsideWaits):
         self._by_future: dict[int, Task] = {}
         self._step = 0
         self._runnable = 0
-        self._crew = Crew(self._carry)  # the stacks of this run (the caller's too)
+        self._carriers = Carriers(self._carrier_life)  # the stacks of this run (the caller's too)
         self._unfinished_from = 1  # no task below this index is unfinished
         self._stopped: BaseException | None = None  # why the run stopped, if it did
         caller = self._add(None)
-        caller.carrier = self._crew.caller  # the calling thread's current greenlet
-        self.current = caller  # the caller holds the baton
+        caller.carrier = self._carriers.caller  # the calling thread's current greenlet
+        self.current = caller  # the caller's turn first
 
     @property
     def log(self) -> list[str]:
@@ -88,16 +88,16 @@ class ControlledRun(OutsideWaits):
         return future
 
     def wait(self, future: Future[Any]) -> Any:
-        self.complete(future)
+        self.wait_until_done(future)
         return future._outcome()
 
-    def complete(self, future: Future[Any]) -> None:
+    def wait_until_done(self, future: Future[Any]) -> None:
         """A wait point: return once ``future`` is done (its outcome is left in it)."""
         me = self.current
         task = self._by_future.get(id(future))
         if task is None:  # not forked in this run: a promise, a pool task
             if future._state != _DONE:
-                self._complete_outside(me, future)
+                self._wait_outside(me, future)
             return
         if task is me:
             raise DeadlockError(f"task {me.id} waits on its own future")
@@ -156,7 +156,7 @@ class ControlledRun(OutsideWaits):
 
     def _stop_carriers(self) -> None:
         """End every carrier of the run (on the caller's carrier, once the call is over)."""
-        self._crew.stop()
+        self._carriers.stop()
         if self._stopped is not None:
             self._fail_unstarted()  # forked by a carrier that ran on after the stop
 
@@ -189,7 +189,7 @@ class ControlledRun(OutsideWaits):
         if self._stopped is not None:
             raise self._stopped_error()
 
-    # -- the baton ---------------------------------------------------------------
+    # -- the turn ----------------------------------------------------------------
 
     def _add(self, future: Future[Any] | None) -> Task:
         tasks = self._tasks
@@ -229,15 +229,15 @@ class ControlledRun(OutsideWaits):
         else:
             self._resume(chosen)
         if self._stopped is None:
-            here.wait()  # touch nothing shared after passing the baton
+            here.pass_turn()  # touch nothing shared after passing the turn
         self._raise_if_stopped()
 
     def _run(self, task: Task) -> Task | None:
-        """Run ``task`` on this thread, then choose who runs next.
+        """Run ``task`` on this carrier, then choose who runs next.
 
-        Returns the task this thread goes on with: the one beneath on its
-        stack, or a new one if ``task`` was at the bottom; None if the baton
-        went to another thread.
+        Returns the task this carrier goes on with: the one beneath on its
+        stack, or a new one if ``task`` was at the bottom; None if the turn
+        went to another carrier.
         """
         future = task.future
         assert future is not None
@@ -268,24 +268,24 @@ class ControlledRun(OutsideWaits):
             if chosen.carrier is None:
                 chosen.carrier = here
                 return chosen
-            self._crew.idle.append(here)  # before the baton moves: the next holder may reuse it
+            self._carriers.idle.append(here)  # before the turn passes: the next task may reuse it
         self._resume(chosen)
         return None
 
     def _resume(self, chosen: Task) -> None:
-        """Pass the baton to the thread of ``chosen``, starting it on a carrier if new."""
+        """Give the turn to the carrier of ``chosen``, starting it on a carrier if new."""
         carrier = chosen.carrier
         if carrier is None:
-            carrier = chosen.carrier = self._crew.take()
+            carrier = chosen.carrier = self._carriers.take()
             carrier.start = chosen
-        carrier.wake()
+        carrier.run_next()
 
-    def _carry(self, carrier: Carrier) -> None:
+    def _carrier_life(self, carrier: GreenletCarrier) -> None:
         """A carrier's life: start the tasks it is given until the run is over."""
-        local.context.run = self
+        local.state.run = self
         try:
             while True:
-                carrier.wait()
+                carrier.pass_turn()
                 task = carrier.start
                 if task is None or self._stopped is not None:
                     return
@@ -299,5 +299,5 @@ class ControlledRun(OutsideWaits):
 
 def active_run() -> ControlledRun | None:
     """The controlled run this thread's scripted code belongs to, if any."""
-    run = local.context.run
+    run = local.state.run
     return run if isinstance(run, ControlledRun) else None

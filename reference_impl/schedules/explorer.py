@@ -1,6 +1,6 @@
 """Choosing schedules: by name for a block or a call, a budget of distinct ones to explore.
 
-What ``script`` asks (through the hook ``_rooms.scheduler``) and what the
+What ``script`` asks (through the hook ``_interceptors.scheduler``) and what the
 conformance suite's explorer uses: ``use_schedule`` and ``$FORKWAIT_SCHEDULE``
 select the schedule of top-level scripted calls, ``default_schedules`` gives a
 budget of distinct schedules to run an example under, ``run_scheduled`` runs
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from reference_impl.schedules.controlled import ControlledRun
 from reference_impl.schedules.policies import parse_schedule
 
@@ -60,9 +60,9 @@ def run_controlled(spec: str, call: Callable[[], Any]) -> tuple[Any, ControlledR
     Returns the result and the run (its ``log`` is formatted only if read).
     """
     run = ControlledRun(parse_schedule(spec))
-    context = local.context
-    outer, outer_scripted = context.run, context.scripted
-    context.run, context.scripted = run, True
+    thread = local.state
+    outer, outer_scripted = thread.run, thread.scripted
+    thread.run, thread.scripted = run, True
     try:
         try:
             result = call()
@@ -70,15 +70,15 @@ def run_controlled(spec: str, call: Callable[[], Any]) -> tuple[Any, ControlledR
             run.finish()  # the tasks still unfinished run to their end, even if call raised
         return result, run
     finally:
-        context.run, context.scripted = outer, outer_scripted
+        thread.run, thread.scripted = outer, outer_scripted
 
 
 def default_schedules(count: int) -> list[str]:
     """``count`` distinct schedules: fifo, lifo, three random and PCT pairs, then random seeds.
 
-    Past the first eight only random seeds: distinct PCT seeds often give one
-    interleaving (pct:12:2, pct:15:3 and pct:31:3 all gave lifo's on four to
-    six tasks that each fork one subtask), and the names must give distinct
+    Past the first eight only random seeds: on small programs distinct PCT
+    seeds often give one interleaving (several give lifo's on a few tasks
+    that each fork one subtask), and the names must give distinct
     interleavings where the program allows as many (DET-SCHEDULE-REPLAY-1).
     """
     if count < 0:
@@ -91,7 +91,7 @@ def default_schedules(count: int) -> list[str]:
 
 
 class _Scheduler:
-    """This room as ``script`` sees it (``_rooms.Scheduler``)."""
+    """Controlled schedules as ``script`` sees them (``_interceptors.Scheduler``)."""
 
     def check(self, spec: str) -> None:
         parse_schedule(spec)

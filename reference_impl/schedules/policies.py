@@ -13,7 +13,7 @@ scan of all of them:
 
 Each picks exactly the task the plain definition picks (over the runnable
 tasks in id order) and draws the same random numbers, so a schedule's event
-log is the same as ever.
+log does not depend on the index.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Task:
         self.done = False
         self.waiting_on: Task | None = None
         self.waiters: list[Task] | None = None  # made on the first wait: most tasks have none
-        #: the carrier (a greenlet) that runs it, once started (see ``crew.Carrier``)
+        #: the greenlet carrier that runs it, once started (``carriers.GreenletCarrier``)
         self.carrier: Any = None
         #: the task beneath it on its carrier's stack, whose wait runs it inline
         self.below: Task | None = None
@@ -104,7 +104,7 @@ class _IdHeap(_ById):
 
 
 class Fifo(_IdHeap):
-    """The running task keeps the baton until it waits; then the oldest runnable."""
+    """The running task keeps the turn until it waits; then the oldest runnable."""
 
     name = "fifo"
 
@@ -203,8 +203,8 @@ class RandomPolicy(_ById):
     def choose(self, current: Task | None, step: int) -> Task:
         # draws exactly as choice(sorted_runnable) does (CPython's _randbelow: the
         # fewest bits that hold n, redrawn until below n), written out: two calls
-        # and a range object fewer at every step, and the draws no longer hang on
-        # a private method of random.Random
+        # and a range object fewer at every step, and the draws hang on no
+        # private method of random.Random
         runnable, bits = self._runnable, self._bits
         n = runnable.count
         k = n.bit_length()

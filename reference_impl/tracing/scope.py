@@ -1,4 +1,4 @@
-"""The trace being recorded: a room of its own, where fork and wait are recorded, not run.
+"""The trace being recorded: an interceptor, where fork and wait are recorded, not run.
 
 Objects are tracked by identity, as torch's tracer tracks tensors: the same
 tensor object used twice is the same Value. An object an op meets that no
@@ -6,10 +6,10 @@ enclosing scope tracks becomes a constant. An object tracked by an *enclosing*
 scope (a tensor captured by a forked closure) is lifted into the fork's
 subgraph as an extra input, level by level.
 
-While a scope is set on the thread (``recording``), it is the room ``fork``
-and ``wait`` hand over to (``_rooms.Room``): a fork runs its function at once
-in a child scope, whose graph becomes the fork node's subgraph; a wait records
-a node consuming the fork's future.
+While a scope is set on the thread (``recording``), it is the interceptor
+``fork`` and ``wait`` hand over to (``_interceptors.Interceptor``): a fork
+runs its function at once in a child scope, whose graph becomes the fork
+node's subgraph; a wait records a node consuming the fork's future.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from reference_impl._errors import describe_callable
 from reference_impl._future import Future, run_now
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from reference_impl.tracing.graph import CONSTANT, FORK, WAIT, Graph, Value
 
 
@@ -116,7 +116,7 @@ class Scope:
         node = self.graph.add_node(kind, inputs, [type_])
         self.bind(result, node.outputs[0])
 
-    # -- the room: fork and wait, recorded ------------------------------------------
+    # -- the interceptor: fork and wait, recorded -----------------------------------
 
     def fork(
         self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -174,16 +174,16 @@ class Scope:
 
 def active_scope() -> Scope | None:
     """The scope being recorded on this thread, or None outside any trace."""
-    scope = local.context.scope
+    scope = local.state.scope
     return scope if isinstance(scope, Scope) else None
 
 
 @contextmanager
 def recording(scope: Scope) -> Iterator[Scope]:
-    context = local.context
-    outer = context.scope
-    context.scope = scope
+    thread = local.state
+    outer = thread.scope
+    thread.scope = scope
     try:
         yield scope
     finally:
-        context.scope = outer
+        thread.scope = outer

@@ -30,7 +30,7 @@ from conformance.adapters.dask import (  # noqa: E402
     SKIPS_FILE,
     XFAILS_FILE,
 )
-from conformance.catalog.expectations import load_entries, load_xfails  # noqa: E402
+from conformance.catalog.expectations import load_entries  # noqa: E402
 from conformance.reports.json_report import read_report  # noqa: E402
 from reference_impl import DeadlockError  # noqa: E402
 from tests.paths import REPO  # noqa: E402
@@ -348,7 +348,7 @@ def test_the_suite_on_a_multi_process_cluster_fails_only_the_shared_memory_requi
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     records = read_report(report).requirements
     xfailed = {r.id for r in records if r.outcome == "xfailed"}
-    assert xfailed == set(load_xfails(REMOTE_XFAILS_FILE)) | set(load_xfails(XFAILS_FILE))
+    assert xfailed == set(load_entries(REMOTE_XFAILS_FILE)) | set(load_entries(XFAILS_FILE))
     claimed = [r for r in records if r.profile in ("core", "async")]
     # a requirement is skipped when all its examples are: entries that name examples skip
     # those alone (the depth probes), and the requirement's other examples still run

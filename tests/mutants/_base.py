@@ -9,7 +9,7 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter, Explorer
 from conformance.adapters.reference import adapter as reference_adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 
 
 def mutant(
@@ -56,7 +56,7 @@ class TopLevelScript:
 
         @functools.wraps(obj)
         def call(*args: Any, **kwargs: Any) -> Any:
-            if state.scripted or state.current is not None:  # not a top-level call
+            if local.state.scripted or local.state.current is not None:  # not a top-level call
                 return scripted(*args, **kwargs)
             return around(lambda: scripted(*args, **kwargs))
 

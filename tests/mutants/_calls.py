@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import reference_impl as ref
-from reference_impl._state import state
+from reference_impl._thread_state import local
 
 
 class Call:
@@ -49,7 +49,7 @@ class Routes:
         return (Routes, (self.kind,))
 
     def current(self) -> Call | None:
-        if state.current is not None:  # a task, perhaps run inline by a wait
+        if local.state.current is not None:  # a task, perhaps run inline by a wait
             return None
         call: Call | None = getattr(self.local, "call", None)
         return call
@@ -75,7 +75,7 @@ class Routes:
 
         @functools.wraps(obj)
         def top_level(*args: Any, **kwargs: Any) -> Any:
-            if getattr(self.local, "call", None) is not None or state.current is not None:
+            if getattr(self.local, "call", None) is not None or local.state.current is not None:
                 return scripted(*args, **kwargs)  # not a top-level call
             call = self.local.call = self.kind(calls[0])
             calls[0] += 1

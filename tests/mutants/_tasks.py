@@ -9,13 +9,13 @@ from typing import Any
 import reference_impl as ref
 from reference_impl._future import new_task
 from reference_impl._pool import get_pool
-from reference_impl._state import local
+from reference_impl._thread_state import local
 
 
 def fork_as(cls: type, func: Any, /, *args: Any, **kwargs: Any) -> Any:
     """``fw.fork(func, *args, **kwargs)``, its future a ``cls``. A module's ``fork`` calls it."""
-    context = local.context
-    if context.scope is not None or not context.scripted or context.run is not None:
+    thread = local.state
+    if thread.scope is not None or not thread.scripted or thread.run is not None:
         future = ref.fork(func, *args, **kwargs)
         future.__class__ = cls
         return future
@@ -24,5 +24,5 @@ def fork_as(cls: type, func: Any, /, *args: Any, **kwargs: Any) -> Any:
     future = new_task(func, args, kwargs)
     future.__class__ = cls  # before any worker can see it
     if not get_pool().submit(future):
-        future._run_if_pending(context)
+        future._run_if_pending(thread)
     return future

@@ -5,6 +5,15 @@ and then calls ``func(*bound.arguments.values())`` gets ordinary parameters
 right in any order, but passes keyword-only parameters, ``*args`` and
 ``**kwargs`` as one positional value each. Only Python functions are bound;
 other callables (builtins, modules, objects) are called as given.
+
+It breaks FORK-CALLS-1 (waiting on the future "MUST give what func(*args,
+**kwargs) returns") and KWARGS-PERMUTATIONS-1 (the arguments "MUST reach the
+function exactly as in a direct call, in every mix and order"). The defaults it
+fills in (a keyword-only default, an empty ``*args`` or ``**kwargs``) travel by
+position too, which breaks KWARGS-DEFAULTS-1 ("Parameters that fork does not
+pass MUST take their defaults"), FORK-NO-ARGS-1 ("fork(func), with no arguments
+for func, MUST run func() as a task") and FORK-CALLABLES-1 (fork calls any
+callable "as a direct call would").
 """
 
 import inspect
@@ -13,6 +22,18 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-CALLS-1",
+    "KWARGS-PERMUTATIONS-1",
+    "KWARGS-DEFAULTS-1",
+    "FORK-NO-ARGS-1",
+    "FORK-CALLABLES-1",
+    extras={
+        "TRACE-KWARGS-1": "the probe forks a function with keyword-only parameters",
+    },
+)
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

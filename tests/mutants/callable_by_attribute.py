@@ -3,6 +3,9 @@
 ``hasattr(func, "__call__")`` is true for an object given a ``__call__`` of
 its own, which a call ignores (Python looks it up on the type): fork accepts
 it, and the task fails later, at ``wait``, instead of ``fork`` raising.
+
+It breaks FORK-NOT-CALLABLE-1: "fork of something that is not callable MUST
+raise TypeError from fork itself, not later from wait".
 """
 
 from typing import Any
@@ -10,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FORK-NOT-CALLABLE-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

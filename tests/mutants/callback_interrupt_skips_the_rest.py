@@ -2,6 +2,10 @@
 
 The completer runs the callbacks in a loop that catches ``Exception`` only:
 a ``KeyboardInterrupt`` or ``SystemExit`` leaves the loop at once.
+
+Most callback loops are written so, to let Ctrl-C through. It breaks
+FUTURE-ADD-DONE-CALLBACK-1: "An exception the callback raises, any BaseException
+included, MUST NOT [...] keep the other callbacks from running".
 """
 
 from typing import Any, TypeVar
@@ -11,6 +15,9 @@ from conformance.adapter import Adapter
 from reference_impl import _callbacks
 from reference_impl._core import _DONE
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-ADD-DONE-CALLBACK-1")
 
 T = TypeVar("T")
 

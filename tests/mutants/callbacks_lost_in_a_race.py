@@ -3,6 +3,11 @@
 add_done_callback and then look at the state, then append to the callback
 list without looking again: a completer that set the state and emptied the
 list in between never sees the new callback.
+
+It breaks FUTURE-ADD-DONE-CALLBACK-1 ("run callback(fut) exactly once, when fut
+completes") and FUTURE-THEN-1 (the new future "completes with what callback(fut)
+returns once fut is done"): a lost callback never runs, and the future then
+returned never completes.
 """
 
 from contextvars import copy_context
@@ -12,6 +17,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl import _callbacks
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-THEN-1", "FUTURE-ADD-DONE-CALLBACK-1")
 
 T = TypeVar("T")
 

@@ -3,6 +3,9 @@
 The futures are gathered through a dict keyed by future (to count each one
 once), in the order given; a list that holds one future twice comes back
 shorter, so the combined value no longer matches the list given.
+
+It breaks FUTURE-COLLECT-ALL-1: the combined future's value "is the list of the
+given futures".
 """
 
 from typing import Any
@@ -10,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-COLLECT-ALL-1")
 
 
 def collect_all(futures: list[Any], /) -> Any:

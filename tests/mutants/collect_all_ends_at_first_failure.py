@@ -4,6 +4,9 @@ Its countdown of futures still to complete is cut short by a failure: the
 combined future completes then, with the list, though other futures in it are
 not done yet. With every future done in time, as in the examples, nothing
 shows.
+
+It breaks FUTURE-COLLECT-ALL-FAIL-1: "The combined future completes once every
+given future is done, failed or not".
 """
 
 import contextlib
@@ -12,6 +15,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-COLLECT-ALL-FAIL-1",
+    extras={
+        "NEST-ANY-POOL-1": "its collect_all future lists no sources, so a wait on it runs no "
+        "queued task: probe 3's waiting tasks hold every worker",
+    },
+)
 
 
 def collect_all(futures: list[Any], /) -> Any:

@@ -1,10 +1,20 @@
-"""collect_all of created futures completes at once, without waiting for them to be set."""
+"""collect_all of created futures completes at once, without waiting for them to be set.
+
+A collect_all written for forked futures, which complete by themselves, takes
+created futures, which have no task to wait for, for settled and completes at
+once. It breaks FUTURE-COLLECT-CREATED-1: "the future collect_all returns is not
+done while one of them is not, and completes when the last of them is
+completed".
+"""
 
 from typing import Any, TypeVar
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-COLLECT-CREATED-1")
 
 T = TypeVar("T")
 

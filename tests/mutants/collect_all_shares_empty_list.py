@@ -2,6 +2,10 @@
 
 A module constant for the empty case saves an allocation: after a caller
 appends to what it got, every later empty combination gives that item.
+
+It breaks FUTURE-COLLECT-EMPTY-1: "fw.collect_all([]) MUST return a future whose
+value is the empty list, and fw.wait_all([]) MUST return the empty list"; once a
+caller has changed the shared list, it is no longer empty.
 """
 
 from typing import Any
@@ -9,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-COLLECT-EMPTY-1")
 
 _EMPTY: list[Any] = []
 

@@ -1,10 +1,19 @@
-"""collect_all and wait_all drop the items of the list that are not futures."""
+"""collect_all and wait_all drop the items of the list that are not futures.
+
+A lenient filter (``isinstance(item, Future)`` in a comprehension) that drops
+what it cannot wait on instead of refusing it. It breaks
+FUTURE-COLLECT-NOT-FUTURES-1: "fw.collect_all and fw.wait_all MUST raise
+TypeError when an item of the list is not a future, from the call itself".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-COLLECT-NOT-FUTURES-1")
 
 
 def _futures(items: list[Any]) -> list[Any]:

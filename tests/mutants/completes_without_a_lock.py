@@ -2,6 +2,10 @@
 
 Check-then-act: two threads completing one future at once can both pass the
 check, and both "succeed"; the second overwrites the first's outcome.
+
+It breaks FUTURE-SET-ONCE-1: "A future is completed once. set_result or
+set_exception on a future that is done MUST raise RuntimeError (or a subclass),
+and MUST leave the future's outcome as it was."
 """
 
 from typing import Any, TypeVar
@@ -10,6 +14,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._core import _DONE
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-SET-ONCE-1")
 
 T = TypeVar("T")
 

@@ -5,6 +5,11 @@ blocks its thread, which the forked task may need. With 8 threads, nesting a
 few levels deep works; 64 tasks waiting at once deadlock. Each top-level
 scripted call gets a pool of its own (daemon threads), so one deadlock does not
 wedge later examples.
+
+It breaks NEST-LEVELS-1 ("A task blocked in wait MUST NOT keep the tasks it
+waits on from running, however many tasks are waiting") and NEST-ANY-POOL-1
+(tasks that fork subtasks and wait on them "MUST all complete, [...] however
+many threads the implementation runs tasks on").
 """
 
 from __future__ import annotations
@@ -17,7 +22,28 @@ from typing import Any, Generic, TypeVar
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-LEVELS-1",
+    "NEST-ANY-POOL-1",
+    extras={
+        "CONTEXT-INHERITED-1": "its probe 3 is a chain of 60 nested waits in scripted code",
+        "DET-HAPPENS-BEFORE-1": reasons.MORE_WAITERS,
+        "DET-PURE-1": reasons.MORE_WAITERS,
+        "ERR-NESTED-1": "1,000 nested waits, deeper than the pool",
+        "LIFECYCLE-EXIT-1": "its pools are daemon threads (so that a deadlock cannot keep the "
+        "suite from ending): at exit their tasks are abandoned",
+        "MODULE-ENSEMBLE-1": reasons.MORE_WAITERS,
+        "MODULE-METHOD-1": reasons.MORE_WAITERS,
+        "SCRIPT-DYNAMIC-1": "fib(12) nests forks that wait, deeper than the pool",
+        "SCRIPT-SAME-RESULT-1": reasons.MORE_WAITERS,
+        "WAIT-SELF-1": "its wait blocks without looking for a cycle",
+    },
+    slow=True,  # its run sleeps out many deadlines and probes' patience
+)
 
 T = TypeVar("T")
 _local = threading.local()

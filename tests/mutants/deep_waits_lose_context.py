@@ -6,6 +6,9 @@ new ``threading.Thread`` does (before Python 3.14 threads start with an empty
 context), not in the copy the task's ``fork`` took: deep in a scripted chain a task
 no longer sees its forker's context variables. Plain forks (run on the spot) and
 shallow waits keep the copy.
+
+It breaks CONTEXT-INHERITED-1: "A task MUST run in a copy of the context of the
+code that forked it [...] and for tasks forked by tasks".
 """
 
 import contextvars
@@ -14,6 +17,9 @@ from typing import Any
 import reference_impl._core as core
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("CONTEXT-INHERITED-1")
 
 _run_elsewhere = core.Core.run_elsewhere
 

@@ -1,10 +1,32 @@
-"""done() is True only for a future with a value: a failed task's future never looks done."""
+"""done() is True only for a future with a value: a failed task's future never looks done.
+
+``done()`` written as "has a value" (a success flag), so that a task that raised
+never looks done. It breaks FUTURE-DONE-FAILED-1: "A future whose task raised is
+done: future.done() MUST return True once wait on it has raised".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-DONE-FAILED-1",
+    extras={
+        "FUTURE-THEN-1": (
+            "its probe chains then on failed futures, which never look done, so the callback "
+            "never runs"
+        ),
+        "FUTURE-COLLECT-ALL-FAIL-1": "the probe polls done() of futures that failed, which say no",
+    },
+    maybe={
+        "FUTURE-WAIT-ALL-FIRST-1": "the probe's settle loop polls done() of a failed future "
+        "until its patience runs out, which may or may not pass the deadline",
+    },
+    slow=True,  # its run sleeps out many deadlines and probes' patience
+)
 
 
 class ValueDone(ref.Future[Any]):

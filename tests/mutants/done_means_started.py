@@ -2,6 +2,9 @@
 
 The flag a runner sets when it takes the task from the queue, read as "done":
 a task still queued is not done, as it should be, but one that runs is.
+
+It breaks FUTURE-DONE-1: "future.done() MUST return False while the future's
+task has not finished".
 """
 
 from typing import Any
@@ -10,6 +13,18 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._core import _PENDING
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-DONE-1",
+    extras={
+        "FUTURE-VALUE-NOT-DONE-1": "the probe asks done() while its task runs",
+    },
+    maybe={
+        "FUTURE-WAIT-ALL-1": "wait_all reads a value of a future that says done while its task "
+        "runs: it fails only if the task has not ended by then",
+    },
+)
 
 
 class StartedFuture(ref.Future[Any]):

@@ -4,6 +4,9 @@ The runner keeps the outcome and sets the done flag for a value and for an
 ``Exception``; a ``BaseException`` (``KeyboardInterrupt``, ``SystemExit``, a
 subclass of its own) is kept for ``wait`` by an outer handler that never sets
 the flag, so ``done()`` stays False after ``wait`` has raised it.
+
+It breaks FUTURE-DONE-FAILED-1: "A future whose task raised is done:
+future.done() MUST return True once wait on it has raised".
 """
 
 from typing import Any
@@ -11,6 +14,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-DONE-FAILED-1")
 
 
 class MissesBase(ref.Future[Any]):

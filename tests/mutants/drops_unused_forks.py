@@ -2,6 +2,9 @@
 
 A statement that is only ``fw.fork(...)`` is removed from the compiled
 function's source before it is compiled, so the task never runs.
+
+It breaks NEST-UNWAITED-RUNS-1: "In scripted code a task nobody waits on MUST
+still run to completion".
 """
 
 from __future__ import annotations
@@ -13,7 +16,16 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "NEST-UNWAITED-RUNS-1",
+    extras={
+        "LIFECYCLE-EXIT-1": reasons.UNWAITED_CHILDREN,
+    },
+)
 
 
 class _DropBareForks(ast.NodeTransformer):

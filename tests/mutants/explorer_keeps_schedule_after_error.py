@@ -3,6 +3,9 @@
 No ``try``/``finally``: a block left by an exception leaves its schedule
 selected, so every top-level scripted call made after it, outside any block,
 still runs one task at a time under that schedule.
+
+It breaks EXPLORER-USE-1: "Plain-Python forks and scripted calls outside the
+block are not affected, also after a block left by an exception".
 """
 
 from collections.abc import Iterator
@@ -12,6 +15,15 @@ from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule
 from reference_impl.schedules import explorer as _explorer
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "EXPLORER-USE-1",
+    extras={
+        "WAIT-FROM-PYTHON-1": "the schedule its probe leaves selected runs the later "
+        "examples' scripted calls one task at a time: a caller and its task never meet",
+    },
+)
 
 
 @contextmanager

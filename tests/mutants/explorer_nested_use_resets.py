@@ -3,6 +3,9 @@
 A ``use`` block inside another: once the inner block ends, the rest of the
 outer block runs its top-level scripted calls on the thread pool, under no
 schedule at all.
+
+It breaks EXPLORER-USE-1: "Blocks nest: when an inner block ends, the outer
+block's schedule is in force again".
 """
 
 from collections.abc import Iterator
@@ -12,6 +15,9 @@ from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule
 from reference_impl.schedules import explorer as _explorer
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("EXPLORER-USE-1")
 
 
 @contextmanager

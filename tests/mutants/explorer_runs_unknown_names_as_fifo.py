@@ -2,6 +2,9 @@
 
 A lookup with a default: ``--schedule`` with a mistyped name replays fifo and
 says nothing.
+
+It breaks EXPLORER-USE-1: "For a name it cannot run, use MUST raise an Exception
+when called or when its block is entered".
 """
 
 from collections.abc import Iterator
@@ -10,6 +13,9 @@ from contextlib import contextmanager
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, parse_schedule, use_schedule
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("EXPLORER-USE-1")
 
 
 @contextmanager

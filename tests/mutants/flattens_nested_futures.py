@@ -1,10 +1,25 @@
-"""wait looks inside what it returns: a future whose value is a future gives the inner value."""
+"""wait looks inside what it returns: a future whose value is a future gives the inner value.
+
+Promise-style flattening, as JavaScript's promises do: a future completed with a
+future takes on that future's value. It breaks FUTURE-RETURNED-1: "When a task
+returns a future, such as one it forked, waiting on the task's future MUST give
+that future, unchanged".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-RETURNED-1",
+    extras={
+        "FORK-RETURNS-FUTURE-1": "the probe's task returns a future",
+        "FUTURE-CREATE-1": "its probe sets another future as a value",
+    },
+)
 
 
 def wait(future: Any) -> Any:

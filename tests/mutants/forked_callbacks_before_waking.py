@@ -4,6 +4,9 @@ The task's completion runs the done callbacks, then releases the threads
 blocked in ``wait``, with no ``finally`` between: a callback that raises a
 ``KeyboardInterrupt`` or ``SystemExit`` (raised once every callback has run)
 leaves the waiters blocked for good. Created futures wake first, as they should.
+
+It breaks FUTURE-ADD-DONE-CALLBACK-1: "An exception the callback raises, any
+BaseException included, MUST NOT [...] keep waiters from waking".
 """
 
 from typing import Any
@@ -11,11 +14,17 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl import _callbacks
-from reference_impl._core import _DONE, _NO_KWARGS, _RUNNING
+from reference_impl._core import _DONE, _NO_KWARGS, _RUNNING, SCRIPTED_TASK
 from reference_impl._errors import UnretrievedGuard, describe_callable
-from reference_impl._state import local
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract(
+    "FUTURE-ADD-DONE-CALLBACK-1",
+    slow=True,  # its blocked waiters hang until their deadline
+)
 
 
 class CallbacksFirst(ref.Future[Any]):
@@ -23,11 +32,11 @@ class CallbacksFirst(ref.Future[Any]):
 
     def _run_if_pending(self, thread: Any = None) -> bool:
         if thread is None:
-            thread = local.context
-        claim = self._claim
-        if claim is not None:
+            thread = local.state
+        scripted_task = self._kind is SCRIPTED_TASK
+        if scripted_task:
             try:
-                claim.pop()
+                self._claim.pop()  # type: ignore[union-attr]
             except IndexError:
                 return False
         func = self._func
@@ -39,7 +48,7 @@ class CallbacksFirst(ref.Future[Any]):
             scripted = thread.scripted
             try:
                 thread.current = self
-                thread.scripted = claim is not None
+                thread.scripted = scripted_task
                 thread.depth += 1
                 self._value = self._context.run(func, *self._args, **self._kwargs)  # type: ignore[union-attr, arg-type]
             finally:

@@ -1,4 +1,10 @@
-"""then and add_done_callback on a forked future run only once someone waits on it."""
+"""then and add_done_callback on a forked future run only once someone waits on it.
+
+A runtime that runs continuations only on a thread that waits: a forked future's
+callbacks are queued on it and run by the next wait. It breaks
+FUTURE-FORKED-METHODS-1: "callbacks run once the task has finished (on whatever
+thread finishes it), also when nobody ever waits on the future".
+"""
 
 import contextlib
 import threading
@@ -8,6 +14,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-FORKED-METHODS-1",
+    extras={
+        "FUTURE-ADD-DONE-CALLBACK-1": "the forked-future probe's callbacks run only at a "
+        "wait, on the waiter's thread, which the callbacks' KeyboardInterrupt then reaches",
+    },
+)
 
 #: forked future -> callbacks added while it ran, run by the next wait (the mutation)
 _deferred: "weakref.WeakKeyDictionary[Any, list[Any]]" = weakref.WeakKeyDictionary()

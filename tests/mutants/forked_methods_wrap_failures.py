@@ -3,6 +3,10 @@
 ``fw.wait`` raises the task's exception; the methods of the future ``fork``
 returns go through a torch-like path that raises ``RuntimeError`` with the
 same text (type and chain lost), as a C++ future would.
+
+It breaks FUTURE-FORKED-METHODS-1: "wait() and, once the task is done, value()
+give what fw.wait gives (its value, or an exception of the type fw.wait raises,
+with its text)".
 """
 
 from typing import Any
@@ -10,7 +14,10 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract("FUTURE-FORKED-METHODS-1")
 
 
 class Wraps(ref.Future[Any]):

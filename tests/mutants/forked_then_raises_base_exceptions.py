@@ -5,6 +5,9 @@ future with the callback's outcome; for a BaseException that is not an
 Exception it also re-raises it "so that Ctrl-C is not swallowed": the thread
 that completed the task (a worker, or a waiter that ran it) gets it. Created
 futures keep the reference's ``then``.
+
+It breaks FUTURE-THEN-ERROR-1: "This holds for any BaseException the callback
+raises [...]: it MUST NOT be raised to the code that completed the future".
 """
 
 from typing import Any
@@ -12,7 +15,10 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract("FUTURE-THEN-ERROR-1")
 
 
 class ThenByCallback(ref.Future[Any]):

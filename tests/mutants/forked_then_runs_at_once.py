@@ -1,10 +1,25 @@
-"""then on a forked future runs the callback at once, without waiting for the task to end."""
+"""then on a forked future runs the callback at once, without waiting for the task to end.
+
+A ``then`` written for futures that are done, which calls the callback on the
+spot without looking: on a forked future whose task still runs, the callback
+gets an unfinished future. It breaks FUTURE-FORKED-METHODS-1: "callbacks run
+once the task has finished".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-FORKED-METHODS-1",
+    extras={
+        "FUTURE-CALLBACK-ORDER-1": "its probe adds then callbacks to a forked future",
+        "FUTURE-THEN-ERROR-1": "its probe calls then on futures fork returned",
+    },
+)
 
 
 class Eager(ref.Future[Any]):

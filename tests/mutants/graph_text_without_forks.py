@@ -1,4 +1,9 @@
-"""str(traced.graph) leaves fork nodes out of the printed graph."""
+"""str(traced.graph) leaves fork nodes out of the printed graph.
+
+A graph printer that shows the computation and leaves out the nodes it takes for
+bookkeeping. It breaks TRACE-FORK-WAIT-1: "The graph's printed form,
+str(traced.graph), MUST contain the text fork when the graph holds a fork node".
+"""
 
 from typing import Any
 
@@ -6,6 +11,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing.graph import Graph
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-FORK-WAIT-1")
 
 
 class QuietGraph(Graph):

@@ -1,4 +1,10 @@
-"""fork records the call; the task runs only when first waited."""
+"""fork records the call; the task runs only when first waited.
+
+Lazy evaluation, as a runtime of thunks does: fork records the call and returns
+a handle, the task runs on the thread that first waits on it, and a task nobody
+waits on never runs. It breaks ASYNC-STARTS-1: "In scripted code a forked task
+MUST start without anyone waiting on it".
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,28 @@ import threading
 from typing import Any, Generic, TypeVar
 
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ASYNC-STARTS-1",
+    extras={
+        "ERR-BASE-EXCEPTION-1": reasons.UNWAITED_NEVER_STARTS,
+        "SCRIPT-MODULE-1": (
+            "its probe's two tasks of a scripted forward meet at a barrier, and a task that runs "
+            "only when waited never gets there first"
+        ),
+        "ASYNC-CONCURRENT-1": "tasks start one at a time, each when waited",
+        "FUTURE-DONE-1": "the probe waits for held tasks to start, which a lazy fork never does",
+        "LIFECYCLE-EXIT-1": reasons.UNWAITED_NEVER_STARTS,
+        "NEST-ANY-POOL-1": reasons.ON_THE_STACK,
+        "NEST-LEVELS-1": reasons.ON_THE_STACK,
+        "NEST-UNWAITED-RUNS-1": reasons.UNWAITED_NEVER_STARTS,
+        "WAIT-SELF-1": "a task that waits on itself, when waited, blocks on its own lock",
+    },
+    slow=True,  # its run sleeps out many deadlines and probes' patience
+)
 
 T = TypeVar("T")
 

@@ -1,4 +1,10 @@
-"""A task's BaseException that is not an Exception is lost: its future gives None."""
+"""A task's BaseException that is not an Exception is lost: its future gives None.
+
+A worker that catches ``Exception`` to fail the future and takes anything else
+for "no result": a task that raises KeyboardInterrupt, SystemExit or a
+BaseException of its own completes with None. It breaks ERR-BASE-EXCEPTION-1:
+such a task "MUST fail its future like any other failure".
+"""
 
 import functools
 from typing import Any
@@ -6,6 +12,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-BASE-EXCEPTION-1",
+    extras={
+        "ERR-WAIT-AGAIN-1": "the probe's task raises a BaseException",
+        "FUTURE-DONE-FAILED-1": "the probe's tasks raise BaseExceptions too",
+    },
+)
 
 
 def _guarded(func: Any) -> Any:

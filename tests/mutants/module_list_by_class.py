@@ -1,4 +1,11 @@
-"""ModuleList keeps one module per class: members of the same class collapse into the last one."""
+"""ModuleList keeps one module per class: members of the same class collapse into the last one.
+
+A ModuleList written as a registry keyed by its members' classes, to find a
+submodule by its type: an ensemble of one class keeps only its last member. It
+breaks MODULE-ENSEMBLE-1: "A module's forward MUST be able to fork every member
+of a fw.ModuleList attribute in a loop, and wait on them in another; each future
+gives its own member's result".
+"""
 
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -6,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("MODULE-ENSEMBLE-1")
 
 
 class ModuleList(ref.Module):

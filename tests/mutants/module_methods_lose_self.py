@@ -1,4 +1,10 @@
-"""A forked bound method of a module runs on a fresh, uninitialised instance of its class."""
+"""A forked bound method of a module runs on a fresh, uninitialised instance of its class.
+
+fork rebinds a module's bound method to a new instance of its class (as
+unpickling it without its state would), so the method sees none of the module's
+attributes. It breaks MODULE-METHOD-1: "A module's own methods MUST be forkable
+as bound methods that see the module's attributes".
+"""
 
 import inspect
 import types
@@ -7,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("MODULE-METHOD-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -3,6 +3,9 @@
 The runner of nested tasks handles ``Exception`` only; its ``finally``
 completes the future with no value, so ``wait`` gives None. The caller's own
 forks are run as the reference runs them.
+
+It breaks ERR-BASE-EXCEPTION-1: such a task "MUST fail its future like any other
+failure: [...] wait raises a BaseException whose text contains its message".
 """
 
 import functools
@@ -10,8 +13,16 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-BASE-EXCEPTION-1",
+    extras={
+        "ERR-WAIT-AGAIN-1": "the probe's subtask raises a BaseException, which is lost",
+    },
+)
 
 
 def _guarded(func: Any) -> Any:
@@ -28,7 +39,7 @@ def _guarded(func: Any) -> Any:
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if state.current is None or not callable(func):
+    if local.state.current is None or not callable(func):
         return ref.fork(func, *args, **kwargs)
     return ref.fork(_guarded(func), *args, **kwargs)
 

@@ -3,6 +3,9 @@
 Unwrapping partials (to name the task after the real function, or to check
 it) merges the keywords the wrong way round: ``{**kwargs, **p.keywords}``,
 where a direct call ``p(**kwargs)`` lets the call's keywords win.
+
+It breaks FORK-CALLABLES-1: "In plain Python, fork MUST accept any callable as
+func and call it as a direct call would".
 """
 
 import functools
@@ -11,6 +14,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FORK-CALLABLES-1")
 
 
 def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -1,4 +1,9 @@
-"""The explorer's random:SEED schedules ignore their seed: every one is random:0."""
+"""The explorer's random:SEED schedules ignore their seed: every one is random:0.
+
+A schedule parser that checks the name's form but drops its number, so every
+random schedule gets the default seed. It breaks DET-SCHEDULE-REPLAY-1: "the n
+names MUST give n distinct interleavings".
+"""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -6,6 +11,9 @@ from contextlib import contextmanager
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("DET-SCHEDULE-REPLAY-1")
 
 
 @contextmanager

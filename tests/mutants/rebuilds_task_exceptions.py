@@ -3,6 +3,9 @@
 Carrying an exception across threads by its type and ``args`` (as pickling
 does) works for most exceptions; one whose constructor takes keywords only
 cannot be rebuilt, and becomes a RuntimeError with its text.
+
+It breaks ERR-TYPE-KEPT-1 (a SHOULD): "The exception wait raises SHOULD be of
+the type the task raised".
 """
 
 from typing import Any
@@ -10,6 +13,12 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-TYPE-KEPT-1",
+    strict=True,
+)
 
 
 def wait(future: Any, /) -> Any:

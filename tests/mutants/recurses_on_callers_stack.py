@@ -4,6 +4,10 @@ The reference moves a chain of nested tasks on to a thread of its own every
 ``MAX_NESTED`` tasks. Without that, a wait runs the task it waits on inline, and
 a plain fork runs its task at once, each a few frames deeper: a chain of forks
 ends in ``RecursionError`` at about 170 levels, where a direct call reaches 990.
+
+It breaks NEST-LEVELS-1 ("The depth MUST NOT be bounded by the stack of the
+thread that forks or waits") and NEST-ANY-POOL-1 (tasks that fork subtasks and
+wait on them "MUST all complete, for any depth of nesting").
 """
 
 import sys
@@ -12,6 +16,9 @@ import reference_impl._core as core
 import reference_impl._future as future
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("NEST-LEVELS-1", "NEST-ANY-POOL-1")
 
 
 def adapter() -> Adapter:

@@ -1,10 +1,23 @@
-"""script cannot compile a function with a parameter annotated as a future or list of futures."""
+"""script cannot compile a function with a parameter annotated as a future or list of futures.
+
+A compiler whose type system has no future type for parameters. It breaks
+FUTURE-ANNOTATIONS-1: "fw.Future[T] MUST be usable as a type annotation, alone
+and inside list[...], on parameters".
+"""
 
 from typing import Any, get_args, get_origin
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-ANNOTATIONS-1",
+    extras={
+        "FUTURE-CONTAINERS-1": "the example passes futures in containers to scripted code",
+    },
+)
 
 
 def mentions_future(annotation: Any) -> bool:

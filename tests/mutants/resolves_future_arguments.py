@@ -1,10 +1,27 @@
-"""fork replaces a future among the task's arguments by its value, as Dask's submit does."""
+"""fork replaces a future among the task's arguments by its value, as Dask's submit does.
+
+It breaks FUTURE-ARGUMENT-1: "A future passed as an argument to a forked task
+MUST reach the task as that future (not, say, its value)".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-ARGUMENT-1",
+    extras={
+        "FUTURE-WAIT-ALL-1": reasons.PREVIOUS_FUTURE_AS_ARGUMENT,
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.PREVIOUS_FUTURE_AS_ARGUMENT,
+        "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
+        "FUTURE-ANNOTATIONS-1": "the probe gives a task a future as an argument",
+        "WAIT-SAME-OBJECT-1": "the probe hands a future to 8 tasks",
+    },
+)
 
 
 def _resolved(value: Any) -> Any:

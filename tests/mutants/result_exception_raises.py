@@ -2,6 +2,9 @@
 
 One slot holds the outcome, and "is it an exception?" decides whether wait
 returns it or raises it.
+
+It breaks FUTURE-CREATE-1: "set_result(value) MUST complete it: [...] wait(),
+value() and fw.wait(fut) each return value itself".
 """
 
 from typing import Any, TypeVar
@@ -9,6 +12,9 @@ from typing import Any, TypeVar
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import AnyFuture, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-CREATE-1")
 
 T = TypeVar("T")
 

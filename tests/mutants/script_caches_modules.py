@@ -3,6 +3,10 @@
 The compiled copy of a module is cached by the module's identity, made from a
 copy of the module taken the first time: an attribute changed afterwards is
 not seen by ``fw.script(module)`` called again, where the plain module sees it.
+
+It breaks MODULE-METHOD-1: "A module's own methods MUST be forkable as bound
+methods that see the module's attributes, in plain Python and in a scripted
+module".
 """
 
 import copy
@@ -11,6 +15,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("MODULE-METHOD-1")
 
 _compiled: dict[int, tuple[Any, Any]] = {}  # id(module) -> (module, its compiled copy)
 

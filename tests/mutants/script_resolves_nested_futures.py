@@ -2,6 +2,10 @@
 
 A compiler that converts Python containers into its own values at the boundary
 may do this; the futures inside arrive as their values.
+
+It breaks FUTURE-CONTAINERS-1: futures "MUST be usable inside tuples [...],
+dicts [...] and optionals [...]: [...] as arguments of scripted functions called
+from plain Python. Each future in them stays the future it was".
 """
 
 import functools
@@ -10,6 +14,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-CONTAINERS-1")
 
 
 def _converted(value: Any) -> Any:

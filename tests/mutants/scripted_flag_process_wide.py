@@ -5,13 +5,19 @@ reference does per thread; but with one flag for every thread, a call that ends 
 one thread turns it off under another thread's call still running, whose later
 forks then run on the spot, as plain Python's do (and a worker's task turns it on
 for plain Python on other threads meanwhile).
+
+It breaks ASYNC-CONCURRENT-1: "In scripted code at least two forked tasks MUST
+be able to run at the same time".
 """
 
 from typing import Any
 
 from conformance.adapter import Adapter
-from reference_impl._state import ThreadContext
+from reference_impl._thread_state import ThreadState
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("ASYNC-CONCURRENT-1")
 
 _flag = [False]  # the mutation: shared by every thread
 
@@ -32,6 +38,6 @@ def _init(self: Any) -> None:
 
 
 def adapter() -> Adapter:
-    ThreadContext.scripted = property(_get, _set)  # type: ignore[assignment, misc]
-    ThreadContext.__init__ = _init  # type: ignore[method-assign]
+    ThreadState.scripted = property(_get, _set)  # type: ignore[assignment, misc]
+    ThreadState.__init__ = _init  # type: ignore[method-assign]
     return mutant("scripted-flag-process-wide")

@@ -4,6 +4,10 @@ The check that refuses them looks for a task still to run (``'pending or
 running'``), not for a done future: once the task has ended, the future is
 taken for a completed one that may be set, and the new outcome is stored
 before the "completed twice" error is raised.
+
+It breaks FUTURE-SET-ONCE-1: set_result or set_exception on a future that is
+done "MUST raise RuntimeError (or a subclass), and MUST leave the future's
+outcome as it was".
 """
 
 from typing import Any
@@ -11,7 +15,10 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
+
+CONTRACT = contract("FUTURE-SET-ONCE-1")
 
 
 class Overwritten(ref.Future[Any]):

@@ -1,10 +1,18 @@
-"""trace accepts example inputs that are not tensors, and records a constant function for them."""
+"""trace accepts example inputs that are not tensors, and records a constant function for them.
+
+A tracer that takes whatever it cannot trace for a constant. It breaks
+TRACE-INPUTS-1: "fw.trace MUST raise an exception (of any type) when an example
+input is not a tensor".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-INPUTS-1")
 
 
 def _zero() -> Any:

@@ -4,6 +4,9 @@ Looking an object up only in the scope being recorded, not in the enclosing ones
 enough for forks whose tensors come in as arguments; a forked closure (or a lambda)
 that uses a tensor of the code around it gets that tensor's example value baked into
 its subgraph, so the traced function replays it on new inputs.
+
+It breaks TRACE-RERUN-1: "Calling a traced function on new inputs MUST give what
+the function gives in plain Python on those inputs".
 """
 
 from typing import Any
@@ -11,6 +14,9 @@ from typing import Any
 from conformance.adapter import Adapter
 from reference_impl.tracing.scope import Scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-RERUN-1")
 
 
 def value_of(self: Any, obj: object) -> Any:

@@ -1,4 +1,10 @@
-"""While tracing, a fork of a scripted function is not recorded: its body is inlined."""
+"""While tracing, a fork of a scripted function is not recorded: its body is inlined.
+
+A tracer that sees through compiled calls: the fork calls the scripted function
+on the spot, and its operations are recorded in place. It breaks
+TRACE-FORKS-SCRIPTED-1: "Tracing a function that forks a function compiled by
+fw.script MUST record the fork as a fork node and its wait as a wait node".
+"""
 
 import weakref
 from typing import Any
@@ -7,6 +13,9 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing.scope import active_scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-FORKS-SCRIPTED-1")
 
 _compiled: "weakref.WeakSet[Any]" = weakref.WeakSet()
 

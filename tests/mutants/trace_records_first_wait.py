@@ -2,6 +2,9 @@
 
 Memoised: the value a future gave is looked up instead of waited again, so a
 traced function that waits twice on one future holds one wait node.
+
+It breaks TRACE-FORK-WAIT-1: "For every wait that ran while tracing, the graph
+MUST hold one wait node".
 """
 
 from typing import Any
@@ -10,6 +13,14 @@ import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl.tracing import active_scope
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "TRACE-FORK-WAIT-1",
+    extras={
+        "TRACE-GRAPH-NODES-1": "its probe waits twice on one future and lists the wait nodes",
+    },
+)
 
 _recorded: dict[int, set[int]] = {}  # id(scope) -> ids of the futures waited in it
 

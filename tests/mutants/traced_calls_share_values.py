@@ -2,6 +2,9 @@
 
 Memoised state: the table is cleared and refilled at each call instead of
 made anew, so calls from several threads at once read each other's values.
+
+It breaks TRACE-RERUN-1: "Calling a traced function on new inputs MUST give what
+the function gives in plain Python on those inputs".
 """
 
 from typing import Any
@@ -12,6 +15,9 @@ from reference_impl.tracing.graph import CONSTANT, FORK, WAIT
 from reference_impl.tracing.tensor import OPS, Tensor
 from reference_impl.tracing.trace import _run_subgraph
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("TRACE-RERUN-1")
 
 
 class Shared(ref.TracedFunction):

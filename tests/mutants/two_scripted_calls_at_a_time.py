@@ -3,6 +3,10 @@
 A runtime with a fixed number of interpreter slots (here two) serves two
 callers at once, which every example needs; the tasks of a third call do not
 start until one of the first two calls has returned.
+
+It breaks LIFECYCLE-CALLERS-1: "the tasks of these calls MUST be able to run at
+the same time as one another: no call waits for another thread's call to end
+before its tasks run".
 """
 
 import threading
@@ -11,6 +15,9 @@ from typing import Any
 
 from conformance.adapter import Adapter
 from tests.mutants._base import TopLevelScript, mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("LIFECYCLE-CALLERS-1")
 
 _slots = threading.BoundedSemaphore(2)
 

@@ -1,10 +1,23 @@
-"""value() on a forked future whose task still runs waits for the task instead of raising."""
+"""value() on a forked future whose task still runs waits for the task instead of raising.
+
+value() waits for a task that still runs, since it will finish anyway. It breaks
+FUTURE-VALUE-NOT-DONE-1: "value() on a future that is not done MUST raise an
+Exception [...], MUST NOT block".
+"""
 
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FUTURE-VALUE-NOT-DONE-1",
+    extras={
+        "FUTURE-FORKED-METHODS-1": "its probe reads value() while the task runs",
+    },
+)
 
 
 class Waits(ref.Future[Any]):

@@ -3,6 +3,9 @@
 Check, then act: the futures that have failed by the time ``wait_all`` is called
 are raised, as they should be; one that fails while it waits for the others
 gives its missing value (None) in the list instead.
+
+It breaks FUTURE-WAIT-ALL-1: fw.wait_all MUST "raise an exception whose text
+contains the failure's message if any of them failed".
 """
 
 from typing import Any
@@ -10,6 +13,9 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract("FUTURE-WAIT-ALL-1")
 
 
 def wait_all(futures: list[Any], /) -> list[Any]:

@@ -3,6 +3,10 @@
 The runtime re-raises a task's failure as a copy whose message adds where it
 was waited for (a debugging aid). One thread's waits all agree; another
 thread waiting on the same future gets another text.
+
+It breaks ERR-WAIT-AGAIN-1: "Waiting again on a failed future MUST raise again,
+every time an exception of the same type, with the same text, as the first wait
+raised".
 """
 
 import copy
@@ -12,6 +16,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "ERR-WAIT-AGAIN-1",
+    extras={
+        "ERR-TYPE-KEPT-1": "an exception whose constructor takes keywords only cannot be copied: "
+        "wait raises the copy's TypeError",
+    },
+)
 
 
 def wait(future: Any, /) -> Any:

@@ -6,6 +6,10 @@ function deadlocks with it. Here the waiting thread hangs in C with the GIL
 held once the task needs Python; no Python-level timeout can fire, so only the
 suite's watchdog, which needs no GIL, ends it. Waits on tasks that never call
 Python while waited work as on the reference.
+
+It breaks WAIT-FROM-PYTHON-1: "A future that scripted code returns while its
+task is still running MUST be waitable from plain Python with fw.wait, and give
+the task's value".
 """
 
 import ctypes
@@ -17,8 +21,28 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from reference_impl._state import state
+from reference_impl._core import SCRIPTED_TASK
+from reference_impl._thread_state import local
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "WAIT-FROM-PYTHON-1",
+    extras={
+        "FUTURE-WAIT-ALL-FIRST-1": "wait_all from Python on tasks that call Python",
+        "WAIT-SAME-OBJECT-1": "Python threads wait on a future that scripted code returned",
+    },
+    maybe={
+        "ERR-WAIT-AGAIN-1": "Python threads wait on a future that scripted code returned: they "
+        "hang only if its task calls Python while one of them waits",
+        "FUTURE-DONE-FAILED-1": "Python threads wait on a failing task that calls Python: they "
+        "hang only if it does so while one of them waits",
+        "SCRIPT-IGNORE-1": "the probe's ignored function may run while a Python wait holds on",
+        "FUTURE-RETURNED-1": "Python waits on futures that scripted code returned: they hang "
+        "only if a task calls Python while one of them waits",
+    },
+    slow=True,  # its wedged waits hang until the watchdog ends them
+)
 
 # PyDLL keeps the GIL during the call, unlike CDLL
 _libc = ctypes.PyDLL(None)
@@ -27,7 +51,7 @@ _task_needs_python = threading.Event()
 
 
 def _enter_python() -> None:
-    if _waiting_in_c.is_set() and state.current is not None:
+    if _waiting_in_c.is_set() and local.state.current is not None:
         _task_needs_python.set()
         threading.Event().wait()  # this task never gets the GIL back
 
@@ -51,8 +75,8 @@ def _wedge() -> None:
 
 
 def wait(future: Any) -> Any:
-    made_by_scripted_code = isinstance(future, ref.Future) and future._lock is not None
-    in_plain_python = not state.scripted and state.current is None
+    made_by_scripted_code = isinstance(future, ref.Future) and future._kind is SCRIPTED_TASK
+    in_plain_python = not local.state.scripted and local.state.current is None
     if made_by_scripted_code and in_plain_python and not future.done():
         _waiting_in_c.set()
         try:

@@ -1,4 +1,9 @@
-"""fork returns its own handle type, which is not an fw.Future."""
+"""fork returns its own handle type, which is not an fw.Future.
+
+A runtime built on another library's futures returns a thin handle of its own,
+which its wait and collect_all unwrap. It breaks FORK-RETURNS-FUTURE-1: "fork
+MUST return an instance of fw.Future, in plain Python and in scripted code".
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,26 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
+from tests.mutants._contract import contract
+
+CONTRACT = contract(
+    "FORK-RETURNS-FUTURE-1",
+    extras={
+        "ASYNC-CONCURRENT-1": reasons.NO_FUTURE_METHODS,
+        "NEST-ANY-POOL-1": reasons.NO_FUTURE_METHODS,
+        "FUTURE-THEN-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-ADD-DONE-CALLBACK-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-CALLBACK-ORDER-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-COLLECT-ALL-1": "the probe checks collect_all gives back the very futures fork "
+        "returned, which this mutant wraps",
+        "FUTURE-FORKED-METHODS-1": reasons.NO_FUTURE_METHODS,
+        "FUTURE-THEN-ERROR-1": reasons.NO_PROBED_METHODS,
+        "FUTURE-VALUE-NOT-DONE-1": reasons.NO_PROBED_METHODS,
+        "MODULE-RETURNS-FUTURES-1": reasons.NO_FUTURE_METHODS,
+    },
+)
 
 
 class Handle:

@@ -126,6 +126,7 @@ def describe_cycle(graph: Graph, cycle: list[str]) -> str:
 LAYERS = {
     "sphinx_doctest": ("conformance.sphinx_doctest",),
     "programs": ("conformance.programs",),
+    "probe_kit": ("conformance.probe_kit",),
     "catalog": ("conformance.catalog",),
     "adapter": ("conformance.adapter", "conformance.adapters"),
     "executor": ("conformance.executor",),
@@ -138,6 +139,7 @@ LAYERS = {
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "sphinx_doctest": frozenset(),
     "programs": frozenset(),
+    "probe_kit": frozenset(),
     "catalog": frozenset({"sphinx_doctest"}),
     "adapter": frozenset({"sphinx_doctest", "catalog"}),
     "executor": frozenset({"sphinx_doctest", "catalog", "adapter"}),
@@ -148,6 +150,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     ),
     "sphinx_ext": frozenset({"catalog", "adapter", "reports"}),
 }
+#: the layers that import nothing else of the suite: the generic engine, and what probes
+#: import where they run (the executor, sphinx-build) whatever the run around them
+IMPORT_NOTHING = ("sphinx_doctest", "programs", "probe_kit")
 SUITE = "conformance"  # the package itself: its version, importable by every layer but the engine
 
 
@@ -168,7 +173,7 @@ def layer_violations(graph: Graph) -> list[str]:
             problems.append(f"{module} belongs to no layer of {SUITE}/")
         for target, where in sorted(edges.items()):
             there = layer_of(target)
-            if here in ("sphinx_doctest", "programs") and there != here:
+            if here in IMPORT_NOTHING and there != here:
                 problems.append(f"{module} imports {target} ({where}): {here} imports nothing")
             elif module == SUITE:
                 problems.append(f"{module} imports {target} ({where}): it imports nothing")
@@ -203,19 +208,19 @@ def test_the_conformance_layers_hold(project: Graph) -> None:
     assert layer_violations(project) == []
 
 
-def test_the_reference_core_imports_no_room(project: Graph) -> None:
-    rooms = ("reference_impl.schedules", "reference_impl.tracing")
+def test_the_reference_core_imports_no_extension(project: Graph) -> None:
+    """Tracing and schedules plug into the core through ``_interceptors``, never the reverse."""
+    extensions = ("reference_impl.schedules", "reference_impl.tracing")
     core = [m for m in project if m.startswith("reference_impl._")]
-    old_paths = {"reference_impl._graph", "reference_impl._tracing"}  # re-exports for mutants
-    assert len(core) >= 9
-    imports_of_rooms = {
+    assert "reference_impl._interceptors" in core
+    assert len(core) >= 10
+    imports_of_extensions = {
         f"{module} imports {target} ({where})"
         for module in core
-        if module not in old_paths
         for target, where in project[module].items()
-        if target.startswith(rooms)
+        if target.startswith(extensions)
     }
-    assert imports_of_rooms == set()
+    assert imports_of_extensions == set()
 
 
 # -- the checks catch what they are for --------------------------------------------------------
@@ -280,13 +285,15 @@ def test_planted_layer_violations_are_caught(tmp_path: Path) -> None:
             ),
             "conformance/sphinx_doctest/engine.py": "import conformance.catalog.terms\n",
             "conformance/sphinx_ext/pages.py": "from conformance.cli import main\n",
+            "conformance/probe_kit.py": "from conformance.catalog.terms import PROFILES\n",
             "conformance/stray.py": "",
         },
     )
     problems = layer_violations(import_graph([tmp_path / "conformance"]))
-    assert len(problems) == 4, problems
+    assert len(problems) == 5, problems
     joined = "\n".join(problems)
     assert "conformance.reports.results (reports) imports conformance.run.plugin (run)" in joined
     assert "conformance.sphinx_doctest.engine imports conformance.catalog.terms" in joined
     assert "conformance.sphinx_ext.pages (sphinx_ext) imports conformance.cli (cli)" in joined
     assert "conformance.stray belongs to no layer" in joined
+    assert "conformance.probe_kit imports conformance.catalog.terms" in joined

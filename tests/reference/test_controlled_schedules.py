@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import reference_impl as fw
-from reference_impl.schedules.crew import Carrier, Crew
+from reference_impl.schedules.carriers import Carriers, GreenletCarrier
 from reference_impl.schedules.idset import IdSet
 from reference_impl.schedules.policies import RandomPolicy, Task
 from tests.running import run_spec
@@ -46,8 +46,8 @@ def test_the_same_schedule_gives_the_same_event_log_every_time(spec: str) -> Non
     ],
 )
 def test_each_policy_keeps_its_exact_interleaving(spec: str, digest: str) -> None:
-    """The logs the policies produced before their runnable sets were indexed: a
-    faster scheduler must explore exactly the same interleavings."""
+    """Each policy's log of fib(6), pinned: a schedule's name means the same interleaving
+    in every version, so a failure found under it replays after the scheduler changes."""
     result, log = fw.run_scheduled(spec, fib, 6)
     assert result == 8
     assert hashlib.sha256("\n".join(log).encode()).hexdigest()[:16] == digest
@@ -190,29 +190,31 @@ def threads_back_to(baseline: int) -> bool:
 
 
 @pytest.fixture
-def carriers(monkeypatch: pytest.MonkeyPatch) -> list[Carrier]:
+def carriers(monkeypatch: pytest.MonkeyPatch) -> list[GreenletCarrier]:
     """Every carrier (greenlet) the runs of the test make, kept to check each one ended.
 
     A carrier left suspended would be killed only when the garbage collector
     finds it, running its task's ``finally`` blocks at some random later time.
     """
-    made: list[Carrier] = []
-    take = Crew.take
+    made: list[GreenletCarrier] = []
+    take = Carriers.take
 
-    def recording(crew: Crew) -> Carrier:
-        carrier = take(crew)
+    def recording(carriers: Carriers) -> GreenletCarrier:
+        carrier = take(carriers)
         made.append(carrier)
         return carrier
 
-    monkeypatch.setattr(Crew, "take", recording)
+    monkeypatch.setattr(Carriers, "take", recording)
     return made
 
 
-def all_ended(carriers: list[Carrier]) -> bool:
+def all_ended(carriers: list[GreenletCarrier]) -> bool:
     return all(carrier.glet.dead for carrier in carriers)
 
 
-def test_tasks_of_a_run_run_on_greenlets_of_the_calling_thread(carriers: list[Carrier]) -> None:
+def test_tasks_of_a_run_run_on_greenlets_of_the_calling_thread(
+    carriers: list[GreenletCarrier],
+) -> None:
     """No thread per task: a switch between tasks is a greenlet switch, not two OS wake-ups."""
     threads: set[int] = set()
 
@@ -233,7 +235,7 @@ def test_tasks_of_a_run_run_on_greenlets_of_the_calling_thread(carriers: list[Ca
 
 @pytest.mark.parametrize("spec", ["fifo", "lifo", "random:3", "pct:2:3"])
 def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(
-    spec: str, carriers: list[Carrier]
+    spec: str, carriers: list[GreenletCarrier]
 ) -> None:
     ran: list[int] = []
 
@@ -254,7 +256,7 @@ def test_a_scheduled_call_that_raises_still_runs_its_tasks_and_leaks_no_thread(
 
 
 def test_a_wait_cycle_fails_in_a_task_of_the_cycle_and_every_task_ends(
-    carriers: list[Carrier],
+    carriers: list[GreenletCarrier],
 ) -> None:
     futures: dict[str, Any] = {}
     raised_in: list[str] = []
@@ -292,7 +294,7 @@ def test_wait_all_and_collect_all_are_wait_points_of_the_schedule(spec: str) -> 
         return fw.wait_all(futures), [fw.wait(f) for f in collected]
 
     result: list[Any] = []
-    thread = threading.Thread(  # these waits used to block the baton holder for good
+    thread = threading.Thread(  # a run that blocked here would hang the test: run it aside
         target=lambda: result.append(fw.run_scheduled(spec, gather)), daemon=True
     )
     thread.start()
@@ -498,7 +500,7 @@ def test_a_three_task_cycle_under_a_schedule_is_a_deadlock_error(spec: str) -> N
 
 @pytest.mark.parametrize("spec", fw.default_schedules(4))
 def test_a_task_blocked_on_a_user_future_does_not_stall_the_schedule(spec: str) -> None:
-    """The thread completing the future first waits on a task of the run: the baton must move."""
+    """The thread completing the future first waits on a task of the run: the turn must pass."""
     promise: fw.Future[int] = fw.Future()
 
     def blocked_on_promise() -> int:
@@ -584,7 +586,7 @@ def notes_under(spec: str) -> tuple[str, ...]:
 
 
 def test_sixty_four_default_schedules_give_sixty_four_interleavings() -> None:
-    """DET-SCHEDULE-REPLAY-1 for n = 64: three PCT seeds among them used to repeat lifo's."""
+    """DET-SCHEDULE-REPLAY-1 for n = 64, where distinct PCT seeds may repeat one interleaving."""
     schedules = fw.default_schedules(64)
     assert len(set(schedules)) == 64
     assert len({notes_under(spec) for spec in schedules}) == 64

@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 import pytest
 
 import reference_impl as fw
-from reference_impl._pool import MAX_NUM_THREADS, get_pool
+from reference_impl._pool import get_pool
+from reference_impl._workers import MAX_NUM_THREADS
 
 # -- item 5: every future ends done; wait never invents a result ----------------------
 
@@ -131,10 +132,10 @@ class Poison:
     """Not a task: a queue entry whose run raises, as a bug in the runtime would."""
 
     def __init__(self) -> None:
-        self._state = 0  # pending: a worker takes it
+        self._claim = [None]  # its claim token: a worker takes it
 
     def _run_if_pending(self) -> NoReturn:
-        self._state = 1  # claimed: a dying worker has nothing to queue again
+        self._claim.pop()  # claimed: a dying worker has nothing to queue again
         raise RuntimeError("a worker dies here")
 
 

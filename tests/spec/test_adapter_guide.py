@@ -1,9 +1,11 @@
 """The adapter guide shows the real threads adapter, and the shipped engine adapters load.
 
-docs/validating.rst teaches from conformance/adapters/threads.py through
-``.. adapter-source::``; these tests check that the page names it, that the
-directive renders the file's own text (so the guide cannot drift), and that
-the adapters it describes are what ``--impl threads`` and ``--impl ray`` load.
+docs/validating.rst teaches from conformance/adapters/threads.py, shown in a
+code block of its own source (so that the page reads whole as text) that must
+equal the file, and from its lists through ``.. adapter-source::``; these
+tests check that the copy is the file, that the directive renders a file's own
+text (so the guide cannot drift), and that the adapters it describes are what
+``--impl threads`` and ``--impl ray`` load.
 (The gevent adapter's own tests are in test_gevent_adapter.py: importing it
 monkey-patches the process, so they load it in a child process.)
 """
@@ -34,8 +36,26 @@ def test_writing_an_adapter_comes_right_after_installing() -> None:
     page = (DOCS / "validating.rst").read_text(encoding="utf-8")
     sections = re.findall(r"^(.+)\n-{3,}$", page, re.M)
     assert sections[:2] == ["Installing and running it", "Writing an adapter"]
-    assert ".. adapter-source:: conformance.adapters.threads\n" in page
     assert ".. profile-needs::" in page
+
+
+def test_the_page_shows_the_threads_adapter_as_the_file_is() -> None:
+    page = (DOCS / "validating.rst").read_text(encoding="utf-8")
+    head = (
+        ".. code-block:: python\n   :caption: conformance/adapters/threads.py\n"
+        "   :class: forkwait-adapter-source\n\n"
+    )
+    assert page.count(head) == 1
+    body = page.partition(head)[2]
+    shown = []
+    for line in body.splitlines():
+        if line and not line.startswith("   "):
+            break
+        shown.append(line.removeprefix("   "))
+    assert "\n".join(shown).strip("\n") == Path(threads.__file__).read_text().strip("\n"), (
+        "docs/validating.rst shows another threads.py than conformance/adapters/threads.py: "
+        "copy the file into the code block (indented by 3 spaces)"
+    )
 
 
 def build(tmp_path: Path, page: str) -> tuple[str, str]:

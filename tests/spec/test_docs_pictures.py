@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import reference_impl as fw
-from conformance.sphinx_ext.pictures import graph_dot
+from conformance.sphinx_ext.figures_from_runs import graph_dot
 from conformance.sphinx_ext.timeline import CALL, TASK, WAIT, record
 from conformance.sphinx_ext.timeline_svg import to_svg
 from tests import sphinx_app
@@ -186,7 +186,7 @@ def build(tmp_path: Path, builder: str, page: str) -> tuple[Path, str]:
     source.mkdir(exist_ok=True)
     (source / "conf.py").write_text(
         "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements',"
-        " 'conformance.sphinx_ext.pictures']\ngraphviz_output_format = 'svg'\n",
+        " 'conformance.sphinx_ext.figures_from_runs']\ngraphviz_output_format = 'svg'\n",
         encoding="utf-8",
     )
     (source / "index.rst").write_text(page, encoding="utf-8")

@@ -121,3 +121,22 @@ def test_the_checks_find_a_clipped_table_a_spill_a_lost_image_and_a_shrunk_svg(
     assert by_section["spill"].startswith("past the column: p")
     assert by_section["missing"] == "image not loaded: img in #missing: nowhere.png"
     assert by_section["small"] == "svg shrunk: svg in #small: drawn at 30% of its 1000px"
+
+
+#: every place a requirement ID is shown: a box's title, a :req: link (text, tables)
+_WRAPPED_IDS = """() => [...document.querySelectorAll('.forkwait-id, code.std-req')]
+  .filter((element) => element.getClientRects().length > 1)
+  .map((element) => element.textContent)"""
+
+
+@pytest.mark.parametrize("width", [1000, 400])
+def test_a_requirement_id_never_wraps(browser: Browser, site: str, width: int) -> None:
+    for name in ("fork", "coverage", "matrix", "requirements"):
+        page = browser_pages.open_page(browser, f"{site}{name}.html", width)
+        try:
+            wrapped = page.evaluate(_WRAPPED_IDS)
+            shown = page.evaluate("document.querySelectorAll('.forkwait-id, code.std-req').length")
+        finally:
+            page.close()
+        assert shown > 0, f"{name}.html shows no requirement ID: the selector is stale"
+        assert not wrapped, f"{name}.html at {width}px wraps {wrapped[:5]}"

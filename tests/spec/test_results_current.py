@@ -11,7 +11,7 @@ from conformance.adapters import dask as dask_adapter
 from conformance.adapters import ray as ray_adapter
 from conformance.adapters import threads as threads_adapter
 from conformance.adapters import torch_jit as torch_adapter
-from conformance.catalog.expectations import load_entries, load_xfails
+from conformance.catalog.expectations import load_entries
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import requirements_in
 from conformance.reports.json_report import RunReport, read_report
@@ -86,7 +86,7 @@ def test_an_engine_fails_exactly_its_declared_requirements(name: str) -> None:
     xfails, skips = DECLARED[name]
     report = recorded(name)
     failing = {r.id for r in report.requirements if r.outcome not in ("passed", "skipped")}
-    assert failing == set(load_xfails(xfails)), REGENERATE
+    assert failing == set(load_entries(xfails)), REGENERATE
     assert {r.outcome for r in report.requirements if r.id in failing} <= {"xfailed"}
     assert skipped_examples(report) == declared_skips(skips, report), REGENERATE
     unclaimed = {r.outcome for r in report.requirements if r.profile not in report.profiles}

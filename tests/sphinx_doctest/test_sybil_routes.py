@@ -175,17 +175,8 @@ def test_spec_examples_are_sybil_items(route: str) -> None:
     if route == "pytest docs":
         done, items = run_pytest(REPO, "docs", "-q", "-n", "0", "-p", "no:hypothesispytest")
     else:
-        # in-process (-n 0, which the command refuses unless told) to see the items' classes
-        args = (
-            "--impl",
-            "reference",
-            "--",
-            "-n",
-            "0",
-            "-o",
-            "forkwait_require_workers=false",
-            "-q",
-        )
+        # in-process (-n 0) to see the items' classes
+        args = ("--impl", "reference", "--", "-n", "0", "-q")
         done, items = run_pytest(REPO, *args, command=CLI)
     assert done.returncode == 0, done.stdout + done.stderr
     assert len(items) >= 130  # the spec's examples, all run (and passed)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
+from conformance.reports.json_report import read_report
 from tests.paths import FIXTURES
 from tests.running import run_spec
 
@@ -94,7 +95,6 @@ def test_a_spec_document_sphinx_warns_about_fails_the_run_naming_it(
             "*noprofile.rst:4*requirement X-1 needs a :profile:*",
         ]
     )
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     assert "needs a :profile:" in read_report(pytester.path / "r.json").spec_warnings
 
@@ -193,7 +193,6 @@ def test_an_expected_failure_covers_only_the_examples_it_names(
     result = run_spec(pytester, "--impl", "my_adapters:per_example", "--report", str(report))
     result.assert_outcomes(failed=1, xfailed=1)  # example 1's regression is not hidden
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     record = read_report(report).by_id()["FAIL-DOCTEST-1"]
     assert record.outcome == "failed"
@@ -331,12 +330,31 @@ def test_help_says_defaults_and_where_formats_are_documented() -> None:
     assert "expectations.py" not in text  # no source file stands in for documentation
     assert "--strict fail the run when a SHOULD or MAY requirement fails too" in text
     assert "spec [--open]" in text
+    assert "forkwait-conformance triage REPORT.json" in text
 
 
-def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path) -> None:
+def test_the_first_lines_of_help_say_what_impl_names_and_where_the_guide_is() -> None:
+    from conformance.cli import build_parser  # noqa: PLC0415
+
+    first = " ".join(build_parser().format_help().splitlines()[:12])
+    assert "--impl NAME names the implementation under test" in first
+    assert "conformance.adapter.Adapter or a function that returns one" in " ".join(first.split())
+    assert 'the spec\'s page "Validating your implementation"' in first
+    assert "forkwait-conformance spec --open" in first
+
+
+def test_the_spec_command_builds_the_html_the_rule_links_point_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from conformance import __version__  # noqa: PLC0415
     from conformance.run import spec_html  # noqa: PLC0415
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached = spec_html.html_dir().as_uri() + "/"
+    # until the pages are built, a rule's link says how to build them
+    assert spec_html.rule_link(cached, "wait", "WAIT-SELF-1").endswith(
+        "#req-wait-self-1 (not built yet: forkwait-conformance spec builds it)"
+    )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "spec"],
@@ -350,9 +368,16 @@ def test_the_spec_command_builds_the_html_the_rule_links_point_to(tmp_path: Path
     html = tmp_path / "forkwait-spec" / __version__ / "html"
     assert result.stdout.strip() == (html / "index.html").as_uri()
     # a failure's link, as a run of the installed spec writes it, lands on the rule's box
-    url = spec_html.rule_url(html.as_uri() + "/", "wait", "WAIT-SELF-1")
+    assert spec_html.rule_link(cached, "wait", "WAIT-SELF-1") == spec_html.rule_url(
+        cached, "wait", "WAIT-SELF-1"
+    )  # built: the link is the URL alone
+    url = spec_html.rule_url(cached, "wait", "WAIT-SELF-1")
     page, _, anchor = url.partition("#")
-    assert f'id="{anchor}"' in Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+    text = Path(page.removeprefix("file://")).read_text(encoding="utf-8")
+    assert f'id="{anchor}"' in text
+    # make docs's pages: its theme and the spec's own stylesheet
+    assert "_static/styles/furo.css" in text
+    assert "_static/forkwait.css" in text
 
 
 SHOULD_DOC = """Levels
@@ -391,7 +416,6 @@ SHOULD_DOC = """Levels
 def test_a_failed_should_is_reported_and_fails_the_run_only_when_strict(
     pytester: pytest.Pytester,
 ) -> None:
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     (pytester.path / "levels.rst").write_text(SHOULD_DOC)
     lenient = run_spec(pytester, "--report", "lenient.json", "--junitxml", "lenient.xml")
@@ -456,7 +480,6 @@ def test_a_should_that_times_out_does_not_fail_the_run(pytester: pytest.Pytester
 def test_an_example_has_one_line_number_in_terminal_junit_and_json(
     pytester: pytest.Pytester,
 ) -> None:
-    from conformance.reports.json_report import read_report  # noqa: PLC0415
 
     result = run_fixture(pytester, "failing.rst", "--junitxml", "out.xml", "--report", "r.json")
     result.stdout.fnmatch_lines(["  testcode at failing.rst, line 12 printed something else*"])
@@ -468,18 +491,40 @@ def test_an_example_has_one_line_number_in_terminal_junit_and_json(
     assert [example.line for example in record.results] == [12]
 
 
-def test_a_narrowed_run_shows_only_what_ran(pytester: pytest.Pytester) -> None:
-    result = run_fixture(pytester, "failing.rst", "-k", "FAIL-OUTPUT-1")
+def test_a_narrowed_run_shows_only_what_ran_and_says_it_is_partial(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_fixture(pytester, "failing.rst", "-k", "FAIL-OUTPUT-1", "--report", "r.json")
     # one requirement ran: no rows or counts for the four that were deselected
     result.stdout.fnmatch_lines(
         [
+            "partial: -k FAIL-OUTPUT-1: the table and the verdict count what ran",
             "core * 1 * 0 * 1 * 0 * 0 * 0 * 0",
             "all * 1 * 0 * 1 * 0 * 0 * 0 * 0",
-            "verdict: reference does not conform: core 0/1 MUST",
+            "verdict: reference does not conform (partial: -k FAIL-OUTPUT-1; not a verdict on "
+            "the profiles): core 0/1 MUST",
             "MUST: 0/1 passed, 1 failed",
         ]
     )
     assert "no example collected" not in result.stdout.str()
+    assert read_report(pytester.path / "r.json").selection == ("-k FAIL-OUTPUT-1",)
+
+
+def test_a_partial_run_that_passes_is_no_verdict_of_conformance(pytester: pytest.Pytester) -> None:
+    for selection in (["-k", "GROUP-FRESH-1"], ["--quick"], ["-m", "profile_core"]):
+        result = run_fixture(pytester, "groups.rst", *selection)
+        assert result.ret == pytest.ExitCode.OK
+        words = " ".join(selection)
+        result.stdout.fnmatch_lines(
+            [
+                f"partial: {words}: the table and the verdict count what ran",
+                f"verdict: reference passes every MUST that ran (partial: {words}; *",
+            ]
+        )
+        verdict = result.outlines[
+            result.outlines.index(f"partial: {words}: the table and the verdict count what ran") :
+        ]
+        assert not [line for line in verdict if "conforms" in line]
 
 
 def test_quiet_runs_print_no_worker_status(pytester: pytest.Pytester) -> None:

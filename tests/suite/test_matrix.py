@@ -176,3 +176,17 @@ def test_recorded_reports_render(tmp_path: Path) -> None:
         check=True,
     )
     assert out.read_text(encoding="utf-8").count("\n| ") > 80
+
+
+def test_reports_of_this_format_and_the_previous_one_render_side_by_side(tmp_path: Path) -> None:
+    write_report(ENGINE, tmp_path / "new.json")
+    out = tmp_path / "matrix.md"
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "matrix", str(RESULTS / "threads.json"),
+         str(tmp_path / "new.json"), "--output", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    header = next(line for line in out.read_text().splitlines() if "| requirement |" in line)
+    assert header.startswith("| requirement | profile | level | threads Python ")
+    assert header.endswith("| engine 1.0 |")

@@ -271,7 +271,7 @@ def test_a_mode_where_a_crash_would_cost_more_is_refused(
 
 def test_in_process_runs_when_asked_to_explicitly(tmp_path: Path) -> None:
     folder = write_spec(tmp_path, "system-exit")
-    with suite(folder, "-n", "0", "-o", "forkwait_require_workers=false") as process:
+    with suite(folder, "-n", "0") as process:
         output = finish(process)
     assert process.returncode == 1, output
     assert "created: 1/1 worker" not in output

@@ -4,17 +4,26 @@ catches, and the least failing program it prints, which runs as printed."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import io
+import os
+import subprocess
+import sys
+import threading
 import warnings
+from pathlib import Path
 
 import pytest
 
 import reference_impl as fw
-from conformance.programs.check import check_programs, compare, run_program
+from conformance.adapter import load_adapter
+from conformance.programs.check import check_programs, compare, run_program, told
+from conformance.programs.pickling import unpicklable_part
 from conformance.programs.sequential import SequentialFw
 from conformance.programs.shapes import Fork, Task
 from conformance.programs.source import render
+from tests.paths import REPO
 
 SUCCESS = "every generated program gives its sequential result, plain and scripted\n"
 
@@ -101,3 +110,60 @@ def _runs_to_its_expected_result(text: str) -> None:
             print("raised")
     first = out.getvalue().split(" [")[0].strip()
     assert expected == ("raised" if first == "raised" else f"returned {first}")
+
+
+PICKLING = "tests.suite.adapters.pickling:adapter"
+
+
+def test_a_pickling_failure_names_what_does_not_pickle_and_reproduces_alone(
+    tmp_path: Path,
+) -> None:
+    # an engine that sends each task to another process, as Dask on a cluster or loky does
+    text = _printed(load_adapter(PICKLING).fw, 0)
+    assert text.startswith("a generated program (seed 0;"), text
+    got = text.rpartition("\ngot ")[2]
+    assert "raised (TypeError: cannot pickle '_thread.lock' object; what does not pickle: " in got
+    assert "t1 -> its global note -> its global lock (_thread.lock), with cloudpickle" in got
+    # the least program, as printed, run alone with the same adapter fails the same way
+    program = tmp_path / "least.py"
+    source = text.split("\n\n", 1)[1].rpartition("\nexpected")[0]
+    program.write_text(
+        f"from conformance.adapter import load_adapter\nfw = load_adapter({PICKLING!r}).fw\n"
+        + source
+    )
+    alone = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, timeout=120,
+        check=False, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert alone.returncode == 1, alone.stdout + alone.stderr
+    assert alone.stderr.rstrip().endswith("TypeError: cannot pickle '_thread.lock' object")
+
+
+def test_an_exception_is_told_with_the_ones_it_came_from() -> None:
+    try:
+        try:
+            raise TypeError("cannot pickle 'generator' object")
+        except TypeError as exc:
+            raise RuntimeError("Could not pickle the task to send it to the workers.") from exc
+    except RuntimeError as error:
+        told_text = told(error, {"t0": abs}, 1)
+    assert told_text == (
+        "RuntimeError: Could not pickle the task to send it to the workers.; from TypeError: "
+        "cannot pickle 'generator' object; every task pickles here"
+    )
+
+
+def test_unpicklable_parts_are_found_through_closures_defaults_and_wrappers() -> None:
+    lock = threading.Lock()
+
+    def inner() -> bool:
+        return lock.locked()
+
+    def task(x: int, helper: object = functools.partial(print, inner)) -> int:
+        return x
+
+    assert unpicklable_part("task", task) == (
+        "task -> its default helper -> its argument 1 -> its closure cell lock (_thread.lock), "
+        "with cloudpickle: TypeError: cannot pickle '_thread.lock' object"
+    )
+    assert unpicklable_part("abs", abs) is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -11,9 +12,12 @@ import pytest
 
 from conformance.reports.json_report import (
     FORMAT,
+    READ,
     ExampleRecord,
+    ReportError,
     RequirementRecord,
     RunReport,
+    read_report,
     to_json,
 )
 from tests.paths import RESULTS
@@ -33,7 +37,8 @@ def validate(report: dict[str, Any]) -> None:
 
 def test_the_schema_is_a_valid_schema_of_this_format() -> None:
     jsonschema.Draft202012Validator.check_schema(schema())
-    assert schema()["properties"]["format"]["const"] == FORMAT
+    assert schema()["properties"]["format"]["enum"] == list(READ)
+    assert max(READ) == FORMAT
 
 
 @pytest.mark.parametrize("name", ["reference", "torch"])
@@ -97,7 +102,29 @@ def test_the_verdict_is_in_the_report_and_optional_for_older_ones() -> None:
         "SHOULD: 0/1 passed, 1 failed (a failed SHOULD or MAY fails the run only with --strict)",
     ]
     assert report["requirements"][0]["results"][0]["line"] == 12
-    older = {key: value for key, value in report.items() if key != "verdict"}
-    validate(older)  # reports written before the verdict existed still match
     with pytest.raises(jsonschema.ValidationError):
         validate({**report, "verdict": {**verdict, "lines": ["all good"]}})
+    for missing in ("verdict", "selection"):
+        with pytest.raises(jsonschema.ValidationError, match=repr(missing)):
+            validate({key: value for key, value in report.items() if key != missing})
+
+
+def test_a_report_of_the_previous_format_is_read_and_an_unknown_one_refused(
+    tmp_path: Path,
+) -> None:
+    failed = ExampleRecord(1, "default", "", "failed", "exception", "a\nKeyError: 'x'", "a::R-1[1]")
+    requirement = RequirementRecord("R-1", "core", "MUST", "failed", 0.1, 1, "", (failed,))
+    report = written((requirement,), selection=("--quick",))
+    assert report["requirements"][0]["results"][0]["cause"] == ""
+    older = {key: value for key, value in report.items() if key != "selection"}
+    del older["requirements"][0]["results"][0]["cause"]
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps({**older, "format": 2}))
+    validate(json.loads(path.read_text()))
+    read = read_report(path)
+    assert read.selection == ("a selection",)  # format 2 said only "partial"
+    assert read.requirements[0].results[0].cause == "KeyError: 'x'"  # from its message
+    for unknown in (1, FORMAT + 1, "3"):
+        path.write_text(json.dumps({**report, "format": unknown}))
+        with pytest.raises(ReportError, match=r"report format .*; this suite reads formats 2, 3"):
+            read_report(path)

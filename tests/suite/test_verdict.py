@@ -32,7 +32,7 @@ SPEC = (
 
 
 def test_a_clean_run_conforms_with_one_line_per_level_and_profile() -> None:
-    verdict = judge("impl", ["async", "core"], SPEC, partial=False, strict=False)
+    verdict = judge("impl", ["async", "core"], SPEC, strict=False)
     assert verdict.passed
     assert verdict.headline() == "impl conforms: core 2/2 MUST, async 1/1 MUST"
     assert verdict.level_lines() == ["MUST: 3/3 passed", "SHOULD: 1/1 passed", "MAY: 0/0 passed"]
@@ -46,20 +46,20 @@ def test_a_clean_run_conforms_with_one_line_per_level_and_profile() -> None:
 
 def test_a_failed_should_fails_the_run_only_when_strict() -> None:
     spec = (*SPEC[:2], requirement("A-3", "core", "SHOULD", "passed", "failed"))
-    lenient = judge("impl", ["core"], spec, partial=False, strict=False)
+    lenient = judge("impl", ["core"], spec, strict=False)
     assert lenient.passed
     assert lenient.profiles[0].status == "conforms"  # conformance is about MUSTs
     assert lenient.level_lines()[1] == (
         "SHOULD: 0/1 passed, 1 failed (a failed SHOULD or MAY fails the run only with --strict)"
     )
-    strict = judge("impl", ["core"], spec, partial=False, strict=True)
+    strict = judge("impl", ["core"], spec, strict=True)
     assert strict.failing == ("failed SHOULD or MAY requirements (--strict): A-3",)
     assert strict.level_lines()[1] == "SHOULD: 0/1 passed, 1 failed"
 
 
 def test_declared_failures_pass_the_run_but_do_not_conform() -> None:
     spec = (requirement("A-1", "core", "MUST", "xfailed"), SPEC[1])
-    verdict = judge("impl", ["core"], spec, partial=False, strict=False)
+    verdict = judge("impl", ["core"], spec, strict=False)
     assert verdict.passed
     assert verdict.headline() == (
         "impl does not conform (as declared: 1 MUST expected to fail): core 1/2 MUST"
@@ -73,7 +73,7 @@ def test_failures_unexpected_passes_and_missing_examples_fail_the_run() -> None:
         requirement("A-2", "core", "MUST", "xpassed"),
         requirement("A-3", "core", "MUST"),
     )
-    verdict = judge("impl", ["core"], spec, partial=False, strict=False)
+    verdict = judge("impl", ["core"], spec, strict=False)
     assert not verdict.passed
     assert [reason.partition(":")[0] for reason in verdict.failing] == [
         "failed MUST requirements",
@@ -82,18 +82,34 @@ def test_failures_unexpected_passes_and_missing_examples_fail_the_run() -> None:
     ]
 
 
-def test_a_narrowed_run_judges_only_what_ran() -> None:
+def test_a_partial_run_judges_only_what_ran_and_says_which_selection_it_was() -> None:
     spec = (SPEC[0], requirement("A-2", "core", "MUST"), requirement("B-1", "async", "MUST"))
-    verdict = judge("impl", ["core", "async"], spec, partial=True, strict=False)
+    verdict = judge("impl", ["core", "async"], spec, selection=["-k A-1"], strict=False)
     assert verdict.passed  # what did not run is no failure of a selection
     assert [p.profile for p in verdict.profiles] == ["core"]
     assert verdict.profiles[0].status == "not fully checked"
     assert verdict.level_lines()[0] == "MUST: 1/1 passed"
-    assert verdict.headline().startswith("impl passes every MUST that ran")
+    assert verdict.headline() == (
+        "impl passes every MUST that ran (partial: -k A-1; not a verdict on the profiles): "
+        "core 1/1 MUST"
+    )
+
+
+def test_a_partial_run_never_says_conforms() -> None:
+    for selection in (["--quick"], ["-k A", "-m profile_core"], ["node IDs"]):
+        verdict = judge("impl", ["core", "async"], SPEC, selection=selection, strict=False)
+        assert verdict.passed
+        assert "conforms" not in "\n".join(verdict.lines())
+        assert f"(partial: {', '.join(selection)};" in verdict.headline()
+        failing = (requirement("A-1", "core", "MUST", "failed"), *SPEC[1:])
+        failed = judge("impl", ["core"], failing, selection=selection, strict=False)
+        assert failed.headline().startswith(
+            f"impl does not conform (partial: {', '.join(selection)};"
+        )
 
 
 def test_the_json_verdict_carries_the_terminal_lines() -> None:
-    verdict = judge("impl", ["core"], SPEC, partial=False, strict=False)
+    verdict = judge("impl", ["core"], SPEC, strict=False)
     data = verdict.to_json()
     assert data["lines"] == verdict.level_lines()
     assert data["levels"]["MUST"] == Tally({"passed": 2}).to_json()

@@ -1,0 +1,121 @@
+"""The docs' ``.. mutation-coverage:: mutants.json``: per requirement, what checks it.
+
+One row per requirement: its level, how many examples and probes it has
+(counted from the boxes, as ``.. requirement-index::`` counts them), and the
+mutants that fail it - the wrong implementations of ``tests/mutants/`` that
+the suite must catch, a mutant meant to break the rule in bold. The mutants
+come from a JSON record beside the spec (``docs/_mutation/mutants.json``,
+written by ``python -m tests.mutants._record`` from the contracts the mutant
+modules declare, and checked current by
+``tests/spec/test_mutation_coverage_page.py``), so the installed spec renders
+the page without the project's tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    about: str
+    breaks: frozenset[str]
+    extras: frozenset[str]
+
+
+def read_mutants(path: Path) -> list[Mutant]:
+    """The recorded mutants; ValueError names what is wrong with the file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a mutants record of format {FORMAT}")
+    return [
+        Mutant(name, str(m["about"]), frozenset(m["breaks"]), frozenset(m["extras"]))
+        for name, m in sorted(data["mutants"].items())
+    ]
+
+
+class mutation_coverage_node(nodes.General, nodes.Element):
+    """Placeholder replaced by the table once every requirement's counts are known."""
+
+
+class MutationCoverageDirective(SphinxDirective):
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        relative, path = self.env.relfn2path(self.arguments[0], self.env.docname)
+        self.env.note_dependency(relative)
+        try:
+            mutants = read_mutants(Path(path))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise self.error(f"mutation-coverage: {exc}") from exc
+        node = mutation_coverage_node()
+        node["mutants"] = mutants
+        return [node]
+
+
+def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    known: dict[str, dict[str, Any]] = getattr(app.env, "forkwait_requirements", {})
+    for placeholder in list(doctree.findall(mutation_coverage_node)):
+        mutants: list[Mutant] = placeholder["mutants"]
+        table = nodes.table(classes=["forkwait-mutation-coverage"])
+        group = nodes.tgroup(cols=5)
+        table += group
+        group += [nodes.colspec(colwidth=w) for w in (24, 8, 8, 8, 52)]
+        head = nodes.thead()
+        head += _row(
+            [nodes.Text("requirement")], "level", "examples", "probes", "mutants failing it"
+        )
+        body = nodes.tbody()
+        for req_id, info in sorted(known.items()):
+            ref = nodes.reference("", req_id, internal=True)
+            ref["refuri"] = (
+                app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
+            )
+            killers: list[nodes.Node] = []
+            for mutant in mutants:
+                if req_id in mutant.breaks or req_id in mutant.extras:
+                    name = nodes.literal("", mutant.name)
+                    killers += [nodes.strong("", "", name) if req_id in mutant.breaks else name]
+                    killers.append(nodes.Text(" "))
+            level, examples, probes = info["level"], info["examples"], info.get("probes", 0)
+            if not killers and level == "MUST":
+                logger.warning(f"no mutant fails the MUST {req_id}", location=placeholder)
+            body += _row([ref], level, str(examples), str(probes), killers or "-")
+        group += body
+        listing = nodes.definition_list(classes=["forkwait-mutants"])
+        for mutant in mutants:
+            item = nodes.definition_list_item()
+            item += nodes.term("", "", nodes.literal("", mutant.name))
+            item += nodes.definition("", nodes.paragraph("", mutant.about))
+            listing += item
+        placeholder.replace_self([table, listing])
+
+
+def _row(first: list[nodes.Node], *cells: str | list[nodes.Node]) -> nodes.row:
+    row = nodes.row()
+    for cell in (first, *cells):
+        entry = nodes.entry()
+        entry += (
+            nodes.paragraph("", cell) if isinstance(cell, str) else nodes.paragraph("", "", *cell)
+        )
+        row += entry
+    return row
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("mutation-coverage", MutationCoverageDirective)
+    app.add_node(mutation_coverage_node)
+    app.connect("doctree-resolved", fill_mutation_coverage)
+    return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

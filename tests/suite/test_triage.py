@@ -1,0 +1,248 @@
+"""From a first red run to a clean, declared one with the suite's own commands.
+
+An engine with three limits (tests/suite/adapters/limited.py: no keyword arguments, tasks
+that must pickle, a nesting limit whose deep forks hang) fails six examples of
+fixtures/limits.rst for three causes. The run groups them by cause (in the terminal, in
+the short summary, in ``forkwait-conformance triage``), ``triage --write-expectations``
+drafts the files that declare them, and a second run with those files passes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.catalog.expectations import load_entries
+from conformance.executor.handle import ExecutorFault
+from conformance.executor.processes import crash_summary, hang_summary
+from conformance.reports.causes import exception_line, first_difference, signature
+from conformance.reports.drafts import TO_CONFIRM, drafts
+from conformance.reports.json_report import (
+    ExampleRecord,
+    RequirementRecord,
+    RunReport,
+    read_report,
+)
+from conformance.reports.triage import failures as failures_of
+from conformance.reports.triage import groups
+from conformance.run.causes import failure_cause
+from tests.running import run_spec
+
+pytest_plugins = ["pytester"]
+
+LIMITED = "tests.suite.adapters.limited:adapter"
+PICKLE_LOCK = "TypeError: cannot pickle '_thread.lock' object"
+PICKLE_GENERATOR = "TypeError: cannot pickle 'generator' object"
+NO_KWARGS = "TypeError: fork() got an unexpected keyword argument"
+
+
+def triage(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "triage", *args],
+        capture_output=True, text=True, timeout=120, check=False, cwd=folder,
+    )  # fmt: skip
+
+
+def run_limited(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return run_spec(
+        pytester, "--impl", LIMITED, "--example-timeout", "2", *args, fixture="limits.rst"
+    )
+
+
+def test_a_red_run_is_sorted_by_cause_and_declared_into_a_clean_one(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "240")  # the short summary lines, untrimmed
+    first = run_limited(pytester, "--report", "first.json")
+    assert first.ret == pytest.ExitCode.TESTS_FAILED
+    report = read_report(pytester.path / "first.json")
+    found = [
+        (len(g.failures), g.kind, [f.name for f in g.failures]) for g in groups(failures_of(report))
+    ]
+    assert found == [
+        (3, "exception", ["LIMIT-PICKLE-1[1]", "LIMIT-PICKLE-1[2]", "LIMIT-PLAIN-1[2]"]),
+        (2, "exception", ["LIMIT-KWARGS-1[1]", "LIMIT-KWARGS-1[2]"]),
+        (1, "timeout", ["LIMIT-NEST-1[1]"]),
+    ]
+    # the terminal: the groups with their counts, one line per example with its own cause
+    first.stdout.fnmatch_lines(
+        [
+            "*= failures by cause =*",
+            "6 failed examples, 3 causes (the most frequent first):",
+            f"[3] exception: {PICKLE_LOCK}",
+            f"    LIMIT-PICKLE-1[2]  exception  {PICKLE_GENERATOR}",
+            f"[2] exception: {NO_KWARGS} 'factor'",
+            "[[]1] timeout: timed out after 2 s; at limits.rst, line 75: return 0 if depth*",
+            "*forkwait-conformance triage first.json --write-expectations DIR",
+            "*= forkwait conformance: limited 1 =*",
+        ]
+    )
+    # a report of the previous format (no causes) gets the same causes from its messages
+    assert _as_format_2(pytester.path / "first.json") == [
+        (f.name, f.kind, f.cause) for f in failures_of(report)
+    ]
+    # pytest's short summary gives each failure's cause, not the requirement's header
+    first.stdout.fnmatch_lines([f"FAILED limits.rst::LIMIT-KWARGS-1[2] - {NO_KWARGS} 'x'"])
+    assert not [line for line in first.outlines if line.startswith("FAILED") and "(MUST" in line]
+
+    # the same view from the report, and the drafted files
+    shown = triage(pytester.path, "first.json", "--write-expectations", "declared")
+    assert shown.returncode == 0, shown.stderr
+    assert f"[3] exception: {PICKLE_LOCK}" in shown.stdout
+    xfails_file, skips_file = (
+        pytester.path / "declared/xfails.toml",
+        pytester.path / "declared/skips.toml",
+    )
+    xfails, skips = load_entries(xfails_file), load_entries(skips_file, "skips")
+    assert {i: sorted(e.examples or ()) for i, e in xfails.items()} == {
+        "LIMIT-KWARGS-1": [1, 2],
+        "LIMIT-PICKLE-1": [1, 2],
+        "LIMIT-PLAIN-1": [2],
+    }
+    assert {i: sorted(e.examples or ()) for i, e in skips.items()} == {"LIMIT-NEST-1": [1]}
+    assert all(e.reason.startswith(TO_CONFIRM) for e in [*xfails.values(), *skips.values()])
+    assert xfails["LIMIT-PLAIN-1"].reason == TO_CONFIRM + PICKLE_LOCK
+    assert PICKLE_GENERATOR in xfails["LIMIT-PICKLE-1"].reason
+    assert skips["LIMIT-NEST-1"].reason.startswith(TO_CONFIRM + "timed out after 2 s")
+    assert "--xfails-file declared/xfails.toml --skips-file declared/skips.toml" in shown.stdout
+
+    # drafts are not replaced unless told: they may hold confirmed reasons by now
+    xfails_file.write_text(xfails_file.read_text().replace(TO_CONFIRM, ""))
+    again = triage(pytester.path, "first.json", "--write-expectations", "declared")
+    assert again.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "already exist" in again.stderr
+    assert "--overwrite" in again.stderr
+    assert TO_CONFIRM not in xfails_file.read_text()
+    assert (
+        triage(
+            pytester.path, "first.json", "--write-expectations", "declared", "--overwrite"
+        ).returncode
+        == 0
+    )
+
+    second = run_limited(
+        pytester, "--report", "second.json",
+        "--xfails-file", str(xfails_file), "--skips-file", str(skips_file),
+    )  # fmt: skip
+    assert second.ret == pytest.ExitCode.OK, second.stdout.str()
+    clean = read_report(pytester.path / "second.json")
+    assert not failures_of(clean)
+    assert {r.id: r.outcome for r in clean.requirements} == {
+        "LIMIT-KWARGS-1": "xfailed",
+        "LIMIT-PICKLE-1": "xfailed",
+        "LIMIT-NEST-1": "skipped",
+        "LIMIT-PLAIN-1": "xfailed",
+    }
+    assert "failures by cause" not in second.stdout.str()
+    second.stdout.fnmatch_lines(["verdict: limited does not conform (as declared: 3 MUST*"])
+
+
+def _record(
+    number: int, outcome: str, kind: str = "", message: str = "", cause: str = ""
+) -> ExampleRecord:
+    return ExampleRecord(
+        number, "default", "", outcome, kind, message, f"a.rst::R-1[{number}]", cause=cause
+    )
+
+
+def _report(*requirements: RequirementRecord) -> RunReport:
+    return RunReport("impl", "1", ("core",), "0.1.0", "2026-12-01T00:00:00+00:00", requirements)
+
+
+def test_a_drafted_entry_keeps_what_the_run_already_counted_as_declared() -> None:
+    # --xfails-file and --skips-file replace the adapter's entry for a requirement: a drafted
+    # entry that named only the new failures would let the declared ones fail again
+    xfails = RequirementRecord("R-1", "core", "MUST", "failed", 0.1, 3, "", (
+        _record(1, "xfailed", "output", "R-1 example 1: prints 3 (known)"),
+        _record(2, "failed", "exception", "...", "KeyError: 'x'"),
+        _record(3, "passed"),
+    ))  # fmt: skip
+    skips = RequirementRecord("R-2", "core", "MUST", "failed", 0.1, 3, "", (
+        _record(1, "skipped", message="R-2 example 1: not run (it deadlocks)"),
+        _record(2, "failed", "timeout", "...", "timed out after 30 s"),
+        _record(3, "failed", "output", "...", "output line 1: got '1', expected '2'"),
+    ))  # fmt: skip
+    drafted = drafts(_report(xfails, skips))
+    by_id = {d.requirement.id: d.examples for d in drafted["xfails.toml"]}
+    assert by_id == {
+        "R-1": {1: "prints 3 (known)", 2: "KeyError: 'x'"},
+        "R-2": {3: "output line 1: got '1', expected '2'"},
+    }
+    assert {d.requirement.id: d.examples for d in drafted["skips.toml"]} == {
+        "R-2": {1: "it deadlocks", 2: "timed out after 30 s"}
+    }
+    assert drafted["xfails.toml"][0].reason() == (
+        f"{TO_CONFIRM}example 1: prints 3 (known); example 2: KeyError: 'x'"
+    )
+
+
+def _as_format_2(path: Path) -> list[tuple[str, str, str]]:
+    """The failures of the report at ``path`` written as format 2 and read back."""
+    data = json.loads(path.read_text())
+    for example in (e for r in data["requirements"] for e in r["results"]):
+        del example["cause"]
+    del data["selection"]
+    old = path.with_name("format-2.json")
+    old.write_text(json.dumps({**data, "format": 2}))
+    return [(f.name, f.kind, f.cause) for f in failures_of(read_report(old))]
+
+
+OUTPUT_DIFFERENCE = """\
+Expected:
+    [1, 2, 3]
+    done ...
+Got:
+    [1, 2, 3]
+    failed
+"""
+
+
+def test_a_cause_is_the_exception_raised_or_the_first_line_that_differs() -> None:
+    assert first_difference(OUTPUT_DIFFERENCE) == "output line 2: got 'failed', expected 'done ...'"
+    assert first_difference("Expected:\n    1\nGot nothing\n") == (
+        "printed nothing where '1' was expected"
+    )
+    assert (
+        first_difference("Expected nothing\nGot:\n    1\n")
+        == "printed '1' where nothing was expected"
+    )
+    chained = (
+        "Traceback (most recent call last):\n  ...\nTypeError: cannot pickle 'lock' object\n\n"
+        "The above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n  ...\n"
+        "loky.PicklingError: Could not pickle the task\nsome note the code added\n"
+    )
+    assert (
+        exception_line(chained, "PicklingError") == "loky.PicklingError: Could not pickle the task"
+    )
+    assert exception_line(chained) == "loky.PicklingError: Could not pickle the task"
+
+
+def test_a_crash_or_hang_says_what_happened_not_what_the_harness_did_next() -> None:
+    crash = ExecutorFault("crash", crash_summary(-11))
+    assert failure_cause(crash) == "the example crashed the interpreter (killed by SIGSEGV)"
+    hang = ExecutorFault("hang", hang_summary(30))
+    assert failure_cause(hang).startswith("hung past --example-timeout (30 s) where Python")
+
+
+def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() -> None:
+    same = [
+        ("exception", "TypeError: cannot pickle '_thread.lock' object"),
+        ("exception", 'TypeError: cannot pickle "generator" object'),
+    ]
+    assert len({signature(kind, cause) for kind, cause in same}) == 1
+    assert signature("exception", "ValueError: <f at 0x7f3a2b> failed 3 times") == signature(
+        "exception", "ValueError: <f at 0x55aa01> failed 12 times"
+    )
+    # where a timeout happened is not its cause; in output, what was printed is
+    assert signature("timeout", "timed out after 30 s; at a.rst, line 3: x") == signature(
+        "timeout", "timed out after 30 s; at b.rst, line 9: y"
+    )
+    assert signature("output", "output line 1: got 'a', expected 'b'") != signature(
+        "output", "output line 1: got 'c', expected 'b'"
+    )
+    assert signature("exception", "KeyError: 1") != signature("output", "KeyError: 1")
