@@ -65,6 +65,8 @@ could not be written (a full disk). --report replaces only a regular file that
 is no input of the run: a symbolic link, device, FIFO, folder, the spec's
 files, --xfails-file, --skips-file or the JUnit path there is a usage error.
 """
+#: the variable unexpanded() spells "$" with
+_DOLLAR = "FORKWAIT_CONFORMANCE_DOLLAR"
 #: signals that stop a run as Ctrl-C does (``timeout``, ``docker stop``, a closed terminal)
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -148,11 +150,11 @@ def check_cache(folder: Path) -> str | None:
 def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
     """The pytest command line that runs the spec documents with the plugin."""
     docs = Path(spec_root).resolve() if spec_root else spec_dir()
-    args = [str(docs), "--rootdir", str(docs), "-c", str(_INI)]
+    args = [str(docs), "--rootdir", unexpanded(str(docs)), "-c", str(_INI)]
     args += ["-p", "conformance.run.plugin", "-p", "no:doctest"]
     # hypothesis's pytest plugin imports all of hypothesis at the end of every run (~1 s)
     args += ["-p", "no:hypothesispytest"]
-    args += ["-o", f"cache_dir={cache_dir()}", "-rfE"]
+    args += ["-o", f"cache_dir={unexpanded(str(cache_dir()))}", "-rfE"]
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in extra):
         # Examples run in an executor process whatever -n says (conformance/executor/):
         # xdist's workers only add start-up time to a run of this size.
@@ -160,6 +162,16 @@ def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]
     if not any(arg.startswith("--max-worker-restart") for arg in extra):
         args += ["--max-worker-restart", "1000"]
     return [*args, *extra]
+
+
+def unexpanded(path: str) -> str:
+    """``path`` written so that it reaches pytest unchanged: pytest expands ``$NAME`` in
+    --rootdir and cache_dir (os.path.expandvars), so each ``$`` becomes a variable whose
+    value is ``$`` (set here, and inherited by xdist's workers)."""
+    if "$" not in path:
+        return path
+    os.environ[_DOLLAR] = "$"
+    return path.replace("$", f"${{{_DOLLAR}}}")
 
 
 def _to_pytest(args: list[str]) -> list[str]:

@@ -24,3 +24,8 @@ class probes_node(nodes.General, nodes.Element):
 
 #: the doctest group of a requirement's probes: this prefix and the requirement's ID
 PROBE_GROUP_PREFIX = "probe:"
+
+
+#: attribute of the comment a requirement directive leaves where it failed (a bad ID, no
+#: profile): the examples after it belong to no requirement, not to the one above it
+BROKEN_REQUIREMENT = "forkwait_broken_requirement"

@@ -15,7 +15,7 @@ from pathlib import Path
 from docutils import nodes
 
 from conformance.catalog.files import spec_conf_dir
-from conformance.catalog.nodes import probes_node, requirement_node
+from conformance.catalog.nodes import BROKEN_REQUIREMENT, probes_node, requirement_node
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
 _TEST_TYPES = ("testcode", "doctest")
@@ -68,13 +68,16 @@ def walk_document(
     project: SphinxProject, docname: str
 ) -> Iterator[tuple[nodes.Element, Requirement | None]]:
     """Every requirement box and example of a document, in order, each example with the
-    requirement it belongs to (the last one above it)."""
+    requirement it belongs to (the last one above it, unless a requirement that could
+    not be read comes between)."""
     current: Requirement | None = None
     doctree = project.doctree(docname)
     for node in doctree.findall(nodes.Element):
         if isinstance(node, requirement_node):
             current = _requirement(node, docname, project)
             yield node, current
+        elif isinstance(node, nodes.comment) and BROKEN_REQUIREMENT in node.attributes:
+            current = None  # a requirement Sphinx warned about: its examples are no one's
         elif isinstance(node, probes_node) and (current is None or node["req_id"] != current.id):
             raise CatalogError(
                 f"{node.source}, line {node.line}: probes of {node['req_id']} follow "

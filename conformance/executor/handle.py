@@ -2,37 +2,55 @@
 
 A request waits for its answer in short ticks, looking at the process in
 between, so neither a crash (a fork child may still hold the channel open)
-nor a hang goes unseen. At the item's deadline the executor is asked to
-raise a timeout into the example (SOFT_SIGNAL); if it has not answered a
-grace later, it is asked for every thread's stack (faulthandler, DUMP_SIGNAL)
-and its whole process group is killed - also when it stopped itself
-(SIGSTOP) or disarmed everything it could. A killed, crashed or tainted
-executor is replaced by a fresh one at the next request.
+nor a hang goes unseen. An answer must name the request in flight (wire.py);
+anything else the executor sends - a frame that does not, an end of file, a
+malformed answer - fails the example in flight as a broken channel, never the
+harness. At the item's deadline the harness announces it on the channel and
+asks the executor to raise a timeout into the example (SOFT_SIGNAL); if it
+has not answered a grace later, it is asked for every thread's stack
+(faulthandler, DUMP_SIGNAL) and its whole process group is killed - also when
+it stopped itself (SIGSTOP) or disarmed everything it could. A killed,
+crashed or tainted executor is replaced by a fresh one at the next request;
+a fresh one that loaded other code than the first (the implementation's
+files changed during the run) is refused.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import secrets
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from conformance.adapter import AdapterError
 from conformance.executor import wire
-from conformance.executor.processes import kill_group, make_folder
+from conformance.executor.processes import (
+    STREAMS,
+    crash_summary,
+    hang_summary,
+    kill_group,
+    make_folder,
+    read_new,
+    size_of,
+    spawn,
+    still_running,
+    trimmed_dump,
+)
 from conformance.executor.state import DUMP_SIGNAL, SOFT_SIGNAL
-from conformance.executor.stories import crash_summary, hang_summary, still_running, trimmed_dump
 
 #: seconds past the deadline before the executor is ended (at most)
 HARD_DEADLINE_GRACE = 5.0
 _TICK = 0.1
 #: seconds the executor gets to write its stacks before it is killed
 _DUMP_WAIT = 0.5
+#: characters of each of the executor's streams kept per phase of an example
+OUTPUT_SHOWN = 64 * 1024
+#: bytes of an output file past which it is emptied once read
+_EMPTIED_PAST = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -74,7 +92,9 @@ class ExecutorHandle:
         self.launch = launch
         self.folder = make_folder()
         self.process: subprocess.Popen[bytes] | None = None
-        self.requests = self.answers = -1
+        self.channel: wire.Channel | None = None
+        #: the sequence number of the last request (0: the executor's start-up)
+        self.seq = 0
         #: bumped for every executor started: namespaces of an earlier one are gone
         self.generation = 0
         self.deadline: float | None = None
@@ -83,7 +103,10 @@ class ExecutorHandle:
         self.unavailable: ExecutorUnavailable | None = None
         #: threads the executor had besides its main one, after its last answer
         self.threads: list[str] = []
-        self._read = {"stdout": 0, "stderr": 0}
+        #: the implementation's files as the run's first executor loaded them
+        self.code: dict[str, list[int]] | None = None
+        self._read = dict.fromkeys(STREAMS, 0)
+        self._dumped = 0
 
     # -- deadlines (per item) ---------------------------------------------------------
 
@@ -99,30 +122,19 @@ class ExecutorHandle:
     def start(self) -> None:
         self.stop_process()
         self.generation += 1
-        requests_read, requests_write = os.pipe()
-        answers_read, answers_write = os.pipe()
-        config = {
-            **asdict(self.launch),
-            "requests": requests_read,
-            "answers": answers_write,
-            "harness": os.getpid(),
-            "dump": str(self.folder / "dump.txt"),
-        }
-        with (self.folder / "stdout").open("wb") as out, (self.folder / "stderr").open("wb") as err:
-            self.process = subprocess.Popen(  # noqa: S603 - this interpreter, our module
-                [sys.executable, "-m", "conformance.executor.main", json.dumps(config)],
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                pass_fds=(requests_read, answers_write),
-                start_new_session=True,
-            )
-        self._read = {"stdout": 0, "stderr": 0}
-        os.close(requests_read)
-        os.close(answers_write)
-        self.requests, self.answers = requests_write, answers_read
+        if not self.folder.is_dir():  # removed under us (by an example, or a tmp cleaner)
+            self.folder = make_folder()
+        self.process, answers, requests = spawn(
+            "conformance.executor.main", self.folder, asdict(self.launch)
+        )
+        self._read = dict.fromkeys(STREAMS, 0)
+        self._dumped = 0
+        self.channel = wire.Channel(answers, requests, secrets.token_hex(16))
+        self.seq = 0
         self.tainted = False
         self.threads = []
+        with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
+            wire.send_frame(requests, {"token": self.channel.token})
         began = time.monotonic()
         startup = self.launch.timeout + 60.0 if self.launch.timeout else None
         self.deadline, saved = (began + startup if startup else None), self.deadline
@@ -138,6 +150,24 @@ class ExecutorHandle:
         if "usage_error" in ready:
             self.stop_process()
             raise ExecutorUnavailable(str(ready["usage_error"]), str(ready.get("traceback", "")))
+        self._same_code(ready.get("code"))
+
+    def _same_code(self, code: object) -> None:
+        """The run's first executor's code is the run's: a later one must load the same."""
+        if not isinstance(code, dict):
+            return
+        if self.code is None:
+            self.code = code
+            return
+        changed = sorted(path for path, seen in code.items() if self.code.get(path, seen) != seen)
+        if changed:
+            self.stop_process()
+            raise ExecutorUnavailable(
+                f"implementation {self.launch.impl!r} changed during the run: "
+                f"{', '.join(changed[:5])}{' ...' if len(changed) > 5 else ''} changed after "
+                "the run's first executor imported it, so the examples after this point would "
+                "run other code than the report names; run again once it stays unchanged"
+            )
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """The executor's answer to ``message``; a fresh executor first if needed.
@@ -153,42 +183,67 @@ class ExecutorHandle:
             except ExecutorUnavailable as error:
                 self.unavailable = error
                 raise
+        assert self.channel is not None
+        self.seq += 1
+        self._dumped = size_of(self.folder / "dump.txt")
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
-            wire.send(self.requests, message)
+            self.channel.send(message, self.seq)
         return self._answer()
 
     def _answer(self) -> dict[str, Any]:
-        process = self.process
+        process, channel = self.process, self.channel
         assert process is not None
+        assert channel is not None
         while True:
             now = time.monotonic()
             tick = now + _TICK if self.deadline is None else min(now + _TICK, self.deadline)
             try:
-                answer = wire.receive(self.answers, tick)
+                answer = channel.receive(tick)
+                if answer is not None and answer["seq"] != self.seq:
+                    raise wire.ChannelBroken(
+                        f"an answer to request {answer['seq']}, not to {self.seq}"
+                    )
             except wire.ChannelBroken as broken:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(1.0)
-                if process.poll() is None:
-                    self._fault()
-                    raise ExecutorFault(
-                        "crash",
-                        "the example broke the executor's channel (it wrote into or closed "
-                        f"the executor's file descriptors: {broken}); the executor was ended",
-                    ) from None
-                raise self._crashed() from None
+                raise self._broken(str(broken)) from None
             if answer is not None:
-                self.threads = list(answer.get("threads", []))
+                if "broken" in answer:
+                    raise self._broken(str(answer["broken"]))
+                threads = answer.get("threads", [])
+                self.threads = [str(t) for t in threads] if isinstance(threads, list) else []
                 return answer
             if process.poll() is not None:
                 raise self._crashed()
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 if not self.soft_sent:
                     self.soft_sent = True
-                    self._signal(SOFT_SIGNAL)
+                    self._announce_deadline()
                     grace = min(HARD_DEADLINE_GRACE, max(1.0, self.launch.timeout))
                     self.deadline += grace
                 else:
                     raise self._hung()
+
+    def _announce_deadline(self) -> None:
+        """The deadline frame first (the executor tells the harness's SOFT_SIGNAL from
+        one sent by anyone else by it), then the signal."""
+        assert self.channel is not None
+        with contextlib.suppress(wire.ChannelBroken):
+            self.channel.send({"op": "deadline"}, self.seq)
+        self._signal(SOFT_SIGNAL)
+
+    def _broken(self, why: str) -> ExecutorFault:
+        """A fault for a channel the example broke; a crash if the executor is gone."""
+        process = self.process
+        assert process is not None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(1.0)
+        if process.poll() is not None and process.returncode != 0:
+            return self._crashed()
+        self._fault()
+        return ExecutorFault(
+            "crash",
+            f"the example broke the executor's channel ({why}: it wrote into, closed or "
+            "replaced the executor's file descriptors); the executor was ended",
+        )
 
     def _signal(self, signum: int) -> None:
         if self.process is not None:
@@ -209,34 +264,33 @@ class ExecutorHandle:
         return ExecutorFault("hang", hang_summary(self.launch.timeout), dump)
 
     def _fault(self) -> str:
-        """End the executor's group; what faulthandler wrote (trimmed to the example)."""
+        """End the executor's group; what faulthandler wrote during this request (trimmed
+        to the example)."""
         self.stop_process()
-        path = self.folder / "dump.txt"
-        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        text, _ = read_new(self.folder / "dump.txt", self._dumped, OUTPUT_SHOWN)
         return trimmed_dump(text)
 
     def output(self) -> str:
-        """What the executor wrote to stdout and stderr since the last call (decoded)."""
+        """What the executor wrote to stdout and stderr since the last call (decoded; the
+        head and tail of each, at most OUTPUT_SHOWN characters, whatever it printed)."""
         parts = []
-        for stream in ("stdout", "stderr"):
+        for stream in STREAMS:
             path = self.folder / stream
-            if not path.is_file():
-                continue
-            with path.open("rb") as file:
-                file.seek(self._read[stream])
-                data = file.read()
-            self._read[stream] += len(data)
-            if data.strip():
-                parts.append(f"-- executor {stream} --\n" + data.decode("utf-8", "replace"))
+            text, self._read[stream] = read_new(path, self._read[stream], OUTPUT_SHOWN)
+            if self._read[stream] > _EMPTIED_PAST:  # a flood on disk: what was read goes
+                with contextlib.suppress(OSError):
+                    os.truncate(path, 0)
+                self._read[stream] = 0
+            if text.strip():
+                parts.append(f"-- executor {stream} --\n{text}")
         return "\n".join(parts)
 
     def stop_process(self) -> None:
         process, self.process = self.process, None
-        for fd in (self.requests, self.answers):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self.requests = self.answers = -1
+        channel, self.channel = self.channel, None
+        for fd in channel.fds if channel is not None else ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if process is not None:
             kill_group(process.pid)  # with what the examples and the adapter started
             process.wait()
@@ -249,6 +303,7 @@ class ExecutorHandle:
 
 __all__ = [
     "HARD_DEADLINE_GRACE",
+    "OUTPUT_SHOWN",
     "ExecutorFault",
     "ExecutorHandle",
     "ExecutorUnavailable",

@@ -4,25 +4,41 @@ The engine's hooks (conformance/sphinx_doctest/evaluators.py) call
 ``prepare``, ``run_test`` and ``cleanup`` as they would on a local run; here
 each is a request. The namespaces live in the executor, so when a fresh one
 replaced it, the groups this side knew are gone, and the next ``prepare``
-rebuilds its group there, skipping the tests that must not be replayed.
+rebuilds its group there, skipping the tests that must not be replayed. A
+test that passed when it ran but fails when replayed leaves a namespace that
+is not the one Sphinx would have built: the test that needed it is not run
+in it, and its failure names the replayed test (RebuildFailed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from _pytest.outcomes import fail
 from sphinx.ext.doctest import DocTestBuilder, TestGroup
 
-from conformance.executor.handle import ExecutorHandle
-from conformance.executor.results import result_from
+from conformance.executor.handle import ExecutorFault, ExecutorHandle
+from conformance.executor.wire import result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
 from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
+
+_T = TypeVar("_T")
 
 
 class ExecutorError(Exception):
     """The executor's own code failed on a request (a bug of the harness, told whole)."""
+
+
+class RebuildFailed(Exception):
+    """Tests of the group passed when they ran, but failed when replayed to rebuild its
+    namespace in a fresh executor: the test that needed it did not run."""
+
+    def __init__(self, group: str, failures: list[tuple[int, RunResult]]) -> None:
+        super().__init__(group)
+        self.group = group
+        #: (test index, what its replay did)
+        self.failures = failures
 
 
 class RemoteDocumentRun(DocumentRun):
@@ -41,6 +57,8 @@ class RemoteDocumentRun(DocumentRun):
         self.handle = handle
         self.generation = handle.generation
         self.reported: set[tuple[str, str | None]] = set()
+        #: (group, variant, test index) of the tests that ran here and passed
+        self.passed: set[tuple[str, str | None, int]] = set()
 
     def _ask(self, op: str, group: str, variant: str | None, **fields: Any) -> dict[str, Any]:
         handle = self.handle
@@ -70,6 +88,18 @@ class RemoteDocumentRun(DocumentRun):
             raise swallowed
         return answer
 
+    def _read(self, what: str, parse: Callable[[], _T]) -> _T:
+        """``parse()`` of an answer: one that cannot be read is a broken channel."""
+        try:
+            return parse()
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            self.handle.stop_process()
+            raise ExecutorFault(
+                "crash",
+                f"the example broke the executor's channel (an answer whose {what} cannot "
+                f"be read: {type(exc).__name__}: {exc}); the executor was ended",
+            ) from None
+
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:
         if self.handle.generation != self.generation or self.handle.process is None:
             self.states = {}
@@ -77,26 +107,36 @@ class RemoteDocumentRun(DocumentRun):
         answer = self._ask("prepare", group, variant, index=index, unreplayable=unreplayable)
         key = (group, variant)
         if "setup_failed" in answer:
-            result = result_from(answer["setup_failed"]) or RunResult()
+            result = self._read("setup", lambda: result_from(answer["setup_failed"]))
+            result = result or RunResult()
             self.states[key] = GroupState({}, result)
             first = key not in self.reported
             self.reported.add(key)
             raise SetupFailed(group, result, first)
         self.states[key] = GroupState({}, RunResult())
-        self.replay_failures = [
-            (int(index), result_from(data) or RunResult()) for index, data in answer["rebuild"]
-        ]
+        self.replay_failures = self._read(
+            "rebuild",
+            lambda: [(int(i), result_from(data) or RunResult()) for i, data in answer["rebuild"]],
+        )
+        changed = [(i, r) for i, r in self.replay_failures if (group, variant, i) in self.passed]
+        if changed:
+            raise RebuildFailed(group, changed)
         return {}
 
     def run_test(self, group: str, index: int, variant: str | None = None) -> RunResult | None:
-        return result_from(self._ask("run", group, variant, index=index)["result"])
+        answer = self._ask("run", group, variant, index=index)
+        result = self._read("result", lambda: result_from(answer["result"]))
+        if result is not None and not result.failed:
+            self.passed.add((group, variant, index))
+        return result
 
     def cleanup(self, group: str, variant: str | None = None) -> RunResult | None:
         if self.states.pop((group, variant), None) is None:
             return None
         if self.handle.generation != self.generation or self.handle.process is None:
             return None  # its executor is gone, and the namespace with it
-        return result_from(self._ask("cleanup", group, variant)["result"])
+        answer = self._ask("cleanup", group, variant)
+        return self._read("result", lambda: result_from(answer["result"]))
 
 
-__all__ = ["ExecutorError", "RemoteDocumentRun"]
+__all__ = ["ExecutorError", "RebuildFailed", "RemoteDocumentRun"]

@@ -37,8 +37,11 @@ def run_inputs(spec_root: Path, named: Mapping[str, str | None]) -> dict[Path, s
 
 def _same(one: Path, other: Path) -> bool:
     """The same file: the same path once resolved, or (hard links) the same inode."""
-    if one.resolve() == other.resolve():
-        return True
+    try:
+        if one.resolve() == other.resolve():
+            return True
+    except (OSError, RuntimeError):  # a symbolic link loop: not a file at all
+        return False
     try:
         return os.path.samefile(one, other)
     except OSError:  # one of them does not exist

@@ -19,7 +19,7 @@ from conformance.reports.causes import (
     one_line,
     timeout_cause,
 )
-from conformance.run.failure_kinds import is_timeout
+from conformance.run.isolation import is_timeout
 from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
 

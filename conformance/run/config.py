@@ -92,8 +92,20 @@ def spec_location(config: pytest.Config) -> SpecLocation:
     root = Path(config.getoption("spec_root") or spec_dir()).resolve()
     if not root.is_dir():
         raise CatalogError(f"--spec-root {root} is not a folder")
+    _check_links(root)
     conf = root if (root / "conf.py").is_file() else spec_conf_dir()
     return SpecLocation(root, SphinxSource(conf, _root_doc(root)))
+
+
+def _check_links(root: Path) -> None:
+    """A document that is a symbolic link to nothing (or to itself) is one Sphinx skips
+    with a warning, its rules missing from the run: refused up front, by name."""
+    for path in sorted(root.rglob("*.rst")):
+        if path.is_symlink() and not path.is_file():
+            raise CatalogError(
+                f"{path} is a symbolic link to {os.readlink(path)}, which is no file (the "
+                "target is gone, or the link leads back to itself): fix or remove it"
+            )
 
 
 def _root_doc(srcdir: Path) -> tuple[tuple[str, str], ...]:

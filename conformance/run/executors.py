@@ -2,8 +2,10 @@
 
 The controller asks its executor to describe the adapter (name, version,
 profiles, entries, schedules, the adapter check) and passes that data on to
-xdist workers, which never load the adapter to learn it; each worker drives
-an executor of its own, started when its first example runs.
+xdist workers, which never load the adapter to learn it, with the
+implementation's files as that executor loaded them; each worker drives an
+executor of its own, started when its first example runs, which must load
+the same.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from conformance.sphinx_doctest.collectors import DocumentFile
 ADAPTER_KEY = "forkwait_adapter"
 HANDLE = pytest.StashKey[ExecutorHandle]()
 _DESCRIBED = pytest.StashKey[dict[str, Any]]()
+#: the implementation's files as the describing executor loaded them, for the workers
+_CODE = "code"
 
 
 def make_handle(config: pytest.Config, location: SpecLocation, impl: str) -> ExecutorHandle:
@@ -46,6 +50,7 @@ def describer(config: pytest.Config, location: SpecLocation) -> Any:
         handle = make_handle(config, location, impl)
         if workerinput is not None and ADAPTER_KEY in workerinput:
             data: dict[str, Any] = workerinput[ADAPTER_KEY]
+            handle.code = data.get(_CODE)  # the code the run began with is the run's
             return data
         try:
             data = handle.request({"op": "describe", "count": count, "replay": replay})
@@ -61,7 +66,7 @@ def describer(config: pytest.Config, location: SpecLocation) -> Any:
         if "usage_error" in data:
             handle.stop()
             raise AdapterError(str(data["usage_error"]))
-        config.stash[_DESCRIBED] = data
+        config.stash[_DESCRIBED] = {**data, _CODE: handle.code}
         return data
 
     return describe

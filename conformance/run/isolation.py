@@ -9,26 +9,47 @@ lines, and the stacks faulthandler dumped. A hang or a crash is always a
 failure: no expected-failure entry absorbs it (known ones belong in the skips
 list, which does not run them). An example that hung, timed out or crashed is
 never replayed to rebuild a namespace in the fresh executor that follows.
+
+What an example printed or raised reaches the terminal and JUnit capped (the
+head and tail of at most FAILURE_SHOWN characters) and indented under the
+failure's headline, so that no line of it reads as a line of the harness
+(``MUST: 4/4 passed``). An xdist worker that dies while an example runs is
+reported on that example. At the end of the session the executor is ended
+before any report is written: nothing an example left running writes there.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, ExecutorUnavailable
-from conformance.run.failure_kinds import failure_kind
-from conformance.run.spec_items import SpecItem
+from conformance.executor.remote import RebuildFailed
+from conformance.run.spec_items import SpecItem, requirement_of
 from conformance.sphinx_doctest.capped import cap_text
+from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 from conformance.sphinx_doctest.failures import describe_result, numbered_source
 from conformance.sphinx_doctest.runners import ExampleFailure
 
+#: characters of one failure text (and of each section of a report) that are shown
+FAILURE_SHOWN = 64 * 1024
 _PHASES = {
     "setup": "while its group's namespace was made (its setup, or a replay of earlier tests)",
     "call": "",
     "teardown": "while its group's cleanup ran",
 }
+_REBUILD = pytest.StashKey[str]()
+_TIMEOUT_PREFIX = "Timeout (>"
+_STOPPED_BY = re.compile(r"^(\S+ at .*?) was stopped by Failed:$", re.MULTILINE)
+_TIMEOUT_LINE = re.compile(
+    r"^Failed: Timeout \(>([0-9.]+)s\)(?: from pytest-timeout\.)?:? ?(.*)$", re.MULTILINE
+)
+#: frames of the deadline's own machinery, cut from a timeout's traceback
+_TIMER_FRAMES = ("pytest_timeout.py", "/_pytest/", "conformance/executor/")
 
 
 class Isolation:
@@ -37,10 +58,19 @@ class Isolation:
     def __init__(self, config: pytest.Config, handle: ExecutorHandle) -> None:
         self.timeout: float = config.getoption("example_timeout") or 0.0
         self.handle = handle
+        #: xdist controller: the properties of each example running on a worker
+        self.running: dict[str, list[tuple[str, object]]] = {}
 
     def pytest_unconfigure(self) -> None:
         """End the executor and everything it started; remove its files."""
         self.handle.stop()
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_sessionfinish(self) -> Generator[None, None, None]:
+        """End the executor before any plugin writes a report (a thread an example left
+        could write there too)."""
+        self.handle.stop_process()
+        return (yield)
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_protocol(
@@ -58,7 +88,7 @@ class Isolation:
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        """Label the failure's kind; a fault's story; what the executor printed."""
+        """Label the failure's kind; a fault's report; what the executor printed."""
         kind = failure_kind(call)
         report: pytest.TestReport = yield
         if not isinstance(item, SpecItem):
@@ -78,9 +108,27 @@ class Isolation:
                 f"variables, working directory, sys.path). Its error:\n\n{error.traceback}",
                 returncode=pytest.ExitCode.USAGE_ERROR,
             )
-        if isinstance(error, ExecutorFault):
-            report.longrepr = self.story(item, error, call.when)
-        rebuild = item.sphinx.sphinx_document.run.replay_failures if call.when == "setup" else []
+        if isinstance(error, ExecutorUnavailable):  # on an xdist worker: said, not traced
+            report.longrepr = f"{item.headline()}\n\n{item.name}: not run: {error.traceback}"
+        elif isinstance(error, ExecutorFault):
+            report.longrepr = self.crash_report(item, error, call.when)
+        elif isinstance(error, RebuildFailed):  # its text tells the rebuild
+            report.longrepr = item.headline() + "\n\n" + rebuild_failed(item, error)
+        elif error is not None and is_timeout(error) and isinstance(report.longrepr, str):
+            report.longrepr = timeout_text(report.longrepr)
+        if not isinstance(error, RebuildFailed):
+            self._rebuilt(item, report, call.when)
+        output = self.handle.output()
+        if output:
+            report.sections.append((f"Captured executor output {call.when}", output))
+        if report.failed and isinstance(report.longrepr, str):
+            report.longrepr = shielded(report.longrepr, item.headline())
+        report.sections = [(title, _indented(text)) for title, text in report.sections]
+        return report
+
+    def _rebuilt(self, item: SpecItem, report: pytest.TestReport, when: str) -> None:
+        """A rebuild's failed replays: a section, and a note in a failure after it."""
+        rebuild = item.sphinx.sphinx_document.run.replay_failures if when == "setup" else []
         if rebuild:
             text = "\n\n".join(
                 f"replaying test {index + 1} of group {item.sphinx.spec.group!r} failed:\n"
@@ -95,13 +143,8 @@ class Isolation:
                 "\n\nNote: this example ran in a fresh executor, whose rebuild of the "
                 "group's namespace failed:\n" + item.stash[_REBUILD]
             )
-        output = self.handle.output()
-        if output:
-            report.sections.append((f"Captured executor output {call.when}", output))
-        report.sections = [(title, cap_text(text)) for title, text in report.sections]
-        return report
 
-    def story(self, item: SpecItem, fault: ExecutorFault, when: str) -> str:
+    def crash_report(self, item: SpecItem, fault: ExecutorFault, when: str) -> str:
         """What happened, to which example, where, and the stacks at that moment."""
         phase = _PHASES.get(when, "")
         lines = [f"{item.name}: {fault.summary}" + (f" ({phase})" if phase else "")]
@@ -113,7 +156,113 @@ class Isolation:
             lines += ["threads at that moment:", fault.dump]
         return item.headline() + "\n\n" + "\n".join(lines)
 
+    # -- xdist's controller: a worker that died while an example ran --------------------
 
-_REBUILD = pytest.StashKey[str]()
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not hasattr(report, "node"):
+            return  # not the controller of workers
+        if report.when == "setup":
+            self.running[report.nodeid] = list(report.user_properties)
+        elif report.when == "teardown":
+            self.running.pop(report.nodeid, None)
 
-__all__ = ["Isolation"]
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport) -> None:
+        """The example a dead worker was running fails as a crash, with its properties."""
+        known = self.running.pop(crashitem, None)  # none if it died before its setup's end
+        properties = known or [("requirement", requirement_of(crashitem))]
+        cause = "its pytest worker ended while it ran (killed by the example or from outside)"
+        report.user_properties = [*properties, ("failure_kind", "crash"), ("cause", cause)]
+        report.location = (report.location[0], None, crashitem.rpartition("::")[2])
+        worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "?")
+        report.longrepr = (
+            f"{crashitem}: the pytest worker running this example ({worker}) ended while it "
+            "ran: killed by the example itself (an example that signals its own harness) or "
+            "from outside; a fresh worker runs the examples after it"
+        )
+        report.forkwait_ended_worker = True  # type: ignore[attr-defined]  # reporter.py
+
+
+def rebuild_failed(item: SpecItem, error: RebuildFailed) -> str:
+    """Why the example did not run: which earlier tests behaved otherwise when replayed."""
+    replays = "\n\n".join(
+        f"test {index + 1} of group {error.group!r} passed when it ran, and failed when "
+        "replayed:\n" + describe_result(result, "code")
+        for index, result in error.failures
+    )
+    return (
+        f"{item.name}: not run: in the fresh executor that replaced a crashed or ended one, "
+        "the rebuild of its group's namespace failed where the same tests had passed, so "
+        "this example would run in a namespace Sphinx would not have made (the fault is "
+        f"the replayed tests', not this example's):\n\n{replays}"
+    )
+
+
+def shielded(text: str, headline: str) -> str:
+    """A failure text capped, each line after the harness's headline indented."""
+    text = cap_text(text, FAILURE_SHOWN, "a failure's text")
+    if not text.startswith(headline):
+        return text  # pytest's own (an unexpected pass), or the harness's error
+    return headline + textwrap.indent(text[len(headline) :], "  ")
+
+
+def _indented(text: str) -> str:
+    return textwrap.indent(cap_text(text, FAILURE_SHOWN, "captured output"), "  ")
+
+
+# -- failure kinds ----------------------------------------------------------------------
+
+
+def failure_kind(call: pytest.CallInfo[Any]) -> str:
+    """output, exception, setup, cleanup, timeout, hang, crash or error: what made this phase
+    fail."""
+    excinfo = call.excinfo
+    if excinfo is None or excinfo.errisinstance(pytest.skip.Exception):
+        return ""
+    error = excinfo.value
+    if isinstance(error, DoctestFailed):
+        return error.result.failures[0].kind if error.result.failures else "output"
+    if isinstance(error, ExecutorFault):
+        return error.kind
+    kinds = ((GroupSetupFailed, "setup"), (RebuildFailed, "setup"), (CleanupFailed, "cleanup"))
+    kind = next((name for kind, name in kinds if isinstance(error, kind)), None)
+    return kind or ("timeout" if is_timeout(error) else "error")
+
+
+def is_timeout(error: BaseException) -> bool:
+    """The executor's soft deadline (or a swallowed one, as the harness saw it)."""
+    return str(error).startswith(_TIMEOUT_PREFIX)
+
+
+def timeout_text(text: str) -> str:
+    """A timeout said as one: "timed out after 30 s", without the deadline's own frames.
+
+    ``text`` is the failure as the doctest layer writes an interruption (the
+    example's source, then the traceback at true lines); the frames of the
+    example are kept: they show where it was stuck.
+    """
+    seconds = _TIMEOUT_LINE.search(text)
+    after = f"{float(seconds.group(1)):g} s" if seconds else "the deadline"
+    text = _STOPPED_BY.sub(rf"\1 timed out after {after} (--example-timeout); it was at:", text)
+    kept: list[str] = []
+    skip_code = False
+    for line in text.splitlines():
+        if line.startswith('  File "'):
+            skip_code = any(frame in line for frame in _TIMER_FRAMES)
+            if not skip_code:
+                kept.append(line)
+        elif skip_code and line.startswith("    "):
+            continue
+        else:
+            skip_code = False
+            kept.append(line)
+
+    def said(match: re.Match[str]) -> str:
+        rest = match.group(2).strip()
+        return f"timed out after {float(match.group(1)):g} s" + (f": {rest}" if rest else "")
+
+    return _TIMEOUT_LINE.sub(said, "\n".join(kept))
+
+
+__all__ = ["FAILURE_SHOWN", "Isolation", "failure_kind", "is_timeout", "timeout_text"]

@@ -21,6 +21,7 @@ from conformance.catalog.expectations import XfailsError
 from conformance.catalog.requirements import CatalogError
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
+from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.run import executors
 from conformance.run.causes import failure_cause
 from conformance.run.config import (
@@ -42,6 +43,7 @@ from conformance.sphinx_doctest.document import SphinxExample
 from conformance.sphinx_doctest.project import ProjectError, SphinxSource
 
 GENERIC_PLUGIN = "conformance.sphinx_doctest.plugin"
+_REPORTER = "forkwait-conformance-reporter"
 #: what the adapter check tries (conformance/executor/describe.py), for its header line
 _CHECKED = (
     "it tried a fork/wait round trip and what the claimed profiles use of fw.script, "
@@ -88,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
         reporter = ConformanceReporter(
             config, setup.catalog, setup.options, setup.project.read_warnings
         )
-        config.pluginmanager.register(reporter, "forkwait-conformance-reporter")
+        config.pluginmanager.register(reporter, _REPORTER)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -105,7 +107,9 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if problems:
         header += (
             f"\nadapter check: {len(problems)} problem(s) with what the claimed profiles "
-            "need (the run goes on):\n" + "\n".join(f"  - {p}" for p in problems)
+            "need (the run goes on):\n"
+            # what the adapter raised may span lines: none of them at the margin
+            + "\n".join("  - " + p.replace("\n", "\n    ") for p in problems)
         )
     else:
         header += f"\nadapter check: {_CHECKED}, no problem found"
@@ -141,12 +145,34 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             ]
 
 
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
+    """A file another plugin cannot write at the end (JUnit's, its folder replaced by a
+    file) costs that file only: the JSON report is written first (reporter.py), and the
+    verdict is still printed, with exit status REPORT_NOT_WRITTEN."""
+    try:
+        return (yield)
+    except OSError as exc:
+        if not session.config.pluginmanager.has_plugin(_REPORTER):
+            raise
+        session.exitstatus = REPORT_NOT_WRITTEN
+        terminal = session.config.pluginmanager.get_plugin("terminalreporter")
+        if terminal is not None:
+            terminal.ensure_newline()
+            terminal.write_line(
+                f"a file of the run was NOT written (JUnit's, or another plugin's): {exc} "
+                f"(exit status {REPORT_NOT_WRITTEN})",
+                red=True,
+            )
+        return None
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Outermost, so it sees the failure text the generic layer wrote (and a crash's
-    story): the spec item words it for a reader (SpecItem.readable_failure), and the
+    """Outermost, so it sees the failure text the generic layer wrote (and a crash
+    report): the spec item words it for a reader (SpecItem.readable_failure), and the
     failure's cause is recorded beside it (``cause``: the report's, the short summary's
     and the triage view's)."""
     report = yield
@@ -154,7 +180,7 @@ def pytest_runtest_makereport(
         return report
     error = call.excinfo.value if call.excinfo else None
     if isinstance(report.longrepr, str):
-        report.longrepr = item.readable_failure(report.longrepr, error)
+        report.longrepr = item.readable_failure(report.longrepr)
     if error is not None and (report.failed or hasattr(report, "wasxfail")):
         report.user_properties.append(("cause", failure_cause(error)))
     return report

@@ -194,7 +194,9 @@ class ConformanceReporter:
             selection=self._selection(),
         )
 
-    @pytest.hookimpl(trylast=True)
+    # first: the verdict and the JSON report must not depend on what other plugins do at
+    # the end of the session (JUnit, whose folder may be gone: see plugin.py)
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # a usage error leaves no report

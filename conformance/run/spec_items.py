@@ -23,7 +23,6 @@ from sybil.integration.pytest import SybilItem
 from conformance.adapter import Adapter
 from conformance.catalog.nodes import PROBE_GROUP_PREFIX
 from conformance.catalog.requirements import Requirement, is_example, is_probe, walk_document
-from conformance.run.failure_kinds import is_timeout, timeout_text
 from conformance.run.spec_html import rule_link
 from conformance.sphinx_doctest.collectors import DocumentFile
 from conformance.sphinx_doctest.document import SphinxExample
@@ -32,7 +31,8 @@ from conformance.sphinx_doctest.specs import TestSpec
 
 #: the name prefix of an example that follows no requirement
 OUTSIDE = "outside-requirements"
-#: the group of examples that check the adapter's explorer: skipped for an adapter without one
+#: the group of examples that check the adapter's explorer: their requirement's examples and
+#: probes are skipped for an adapter without one
 EXPLORER_GROUP = "explorer"
 
 
@@ -66,6 +66,8 @@ class ExampleOf:
     requirement: Requirement | None
     number: int
     probe: bool = False
+    #: its requirement checks the adapter's explorer (it has examples in EXPLORER_GROUP)
+    needs_explorer: bool = False
 
     @property
     def kind(self) -> str:
@@ -77,11 +79,18 @@ def examples_of(parent: DocumentFile) -> dict[int, ExampleOf]:
     found: dict[int, ExampleOf] = {}
     counts: dict[str | None, int] = {}
     document = parent.document
-    for node, requirement in walk_document(document.project, document.docname):
-        if is_example(node):
-            key = requirement.id if requirement else None
-            counts[key] = counts.get(key, 0) + 1
-            found[id(node)] = ExampleOf(requirement, counts[key], is_probe(node))
+    examples = [
+        (node, requirement)
+        for node, requirement in walk_document(document.project, document.docname)
+        if is_example(node)
+    ]
+    # the probes of such a requirement need the explorer as much as its examples do
+    explorers = {r.id for node, r in examples if r and EXPLORER_GROUP in node.get("groups", ())}
+    for node, requirement in examples:
+        key = requirement.id if requirement else None
+        counts[key] = counts.get(key, 0) + 1
+        needs = key in explorers
+        found[id(node)] = ExampleOf(requirement, counts[key], is_probe(node), needs)
     return found
 
 
@@ -123,6 +132,15 @@ def example_name(spec: TestSpec, example: ExampleOf) -> str:
     base = f"{requirement.id}[{example.number}]" if requirement else f"{OUTSIDE}[{spec.line}]"
     plain = spec.group == "default" or spec.group.startswith(PROBE_GROUP_PREFIX)
     return base if plain else f"{base}[{spec.group}]"
+
+
+def requirement_of(nodeid: str) -> str:
+    """The requirement an item's node id names, as example_name wrote it
+    (``fork.rst::FORK-CALLS-1[2]`` -> ``FORK-CALLS-1``; empty outside any): for the
+    xdist controller, which knows the node id of an example a dead worker ran, not its
+    item."""
+    requirement = nodeid.rpartition("::")[2].partition("[")[0]
+    return "" if requirement == OUTSIDE else requirement
 
 
 def headline(
@@ -201,7 +219,7 @@ class SpecItem(SybilItem):
                 f"{requirement.id}: profile {requirement.profile!r} is not claimed by "
                 f"implementation {adapter.name!r}"
             )
-        elif self.sphinx.spec.group == EXPLORER_GROUP and not self.options.explores:
+        elif self.of.needs_explorer and not self.options.explores:
             self._skip(f"{requirement.id}: implementation {adapter.name!r} gives no explorer")
         elif skip is not None and skip.covers(number):
             self._skip(f"{requirement.id} example {number}: not run ({skip.reason})")
@@ -221,11 +239,9 @@ class SpecItem(SybilItem):
         self.add_marker(pytest.mark.skip(reason=reason))
         self.sphinx.replayable = False  # never run: not even to rebuild a namespace
 
-    def readable_failure(self, text: str, error: BaseException | None) -> str:
-        """A failure as a user reads it: a timeout said as one, paths relative to the
-        spec folder ("wait.rst", not a site-packages path)."""
-        if error is not None and is_timeout(error):
-            text = timeout_text(text)
+    def readable_failure(self, text: str) -> str:
+        """A failure as a user reads it: paths relative to the spec folder ("wait.rst",
+        not a site-packages path); a timeout is said as one by isolation.py."""
         return text.replace(f"{self.sphinx.sphinx_document.project.srcdir}{os.sep}", "")
 
     def headline(self) -> str:

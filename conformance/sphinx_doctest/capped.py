@@ -51,14 +51,22 @@ class CappedOutput(doctest._SpoofOut):  # type: ignore[name-defined,misc]
         return position
 
 
-def cap_text(text: str, cap: int = OUTPUT_CAP) -> str:
-    """``text`` cut to ``cap`` characters, saying so (for captured streams)."""
+def cap_text(text: str, cap: int = OUTPUT_CAP, what: str = "captured output") -> str:
+    """``text`` cut to about ``cap`` characters, its head and its tail, saying how much of
+    the middle was dropped: where a flood ends (its last lines, an exception's type) is
+    often what tells why."""
     if len(text) <= cap:
         return text
+    half = cap // 2
+    return text[:half] + dropped_note(len(text) - 2 * half, cap, what) + text[-half:]
+
+
+def dropped_note(count: int, cap: int, what: str) -> str:
+    """The line that stands where ``count`` characters of ``what`` were cut out."""
     return (
-        text[:cap] + f"\n[... {len(text) - cap} more characters dropped: captured output is "
-        f"kept up to {cap} characters per example]\n"
+        f"\n[... {count} more characters dropped: {what} is kept up to {cap} characters, "
+        "its head and its tail]\n"
     )
 
 
-__all__ = ["OUTPUT_CAP", "CappedOutput", "cap_text"]
+__all__ = ["OUTPUT_CAP", "CappedOutput", "cap_text", "dropped_note"]

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import pickle
+import shutil
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,9 @@ class SphinxProject:
     warning_stream: io.StringIO
     #: what Sphinx warned about while reading (and setting up) the project
     read_warnings: str
+    #: the cache folder it was read with, and the -D overrides (to read it again)
+    folder: Path | None = None
+    overrides: dict[str, str] = field(default_factory=dict)
     _doctrees: dict[str, nodes.document] = field(default_factory=dict)
 
     @property
@@ -81,7 +85,14 @@ class SphinxProject:
         """
         tree = self._doctrees.get(docname)
         if tree is None:
-            tree = self._doctrees[docname] = self.app.env.get_doctree(docname)
+            try:
+                tree = self.app.env.get_doctree(docname)
+            except Exception:  # a cached doctree that cannot be read
+                if self.folder is None:
+                    raise
+                self.app = _read(self.srcdir, self.confdir, self.folder, self.overrides, True).app
+                tree = self.app.env.get_doctree(docname)
+            self._doctrees[docname] = tree
         return tree
 
     def path_of(self, docname: str) -> Path:
@@ -123,7 +134,25 @@ def cache_folder(cache_root: Path, srcdir: Path, confdir: Path) -> Path:
     return cache_root / f"{srcdir.name or 'root'}-{digest}"
 
 
-def _read(srcdir: Path, confdir: Path, folder: Path, overrides: dict[str, str]) -> SphinxProject:
+def _read(
+    srcdir: Path, confdir: Path, folder: Path, overrides: dict[str, str], afresh: bool = False
+) -> SphinxProject:
+    """The project read with the cache in ``folder``; read afresh, without it, when a
+    cached entry cannot be read (a run killed while writing it, a full disk, a stray
+    edit): a broken cache costs a full read, never the run."""
+    if afresh:
+        shutil.rmtree(folder, ignore_errors=True)
+    try:
+        return _read_with(srcdir, confdir, folder, overrides)
+    except (ProjectError, OSError):
+        if afresh or not folder.is_dir():
+            raise
+    return _read(srcdir, confdir, folder, overrides, afresh=True)
+
+
+def _read_with(
+    srcdir: Path, confdir: Path, folder: Path, overrides: dict[str, str]
+) -> SphinxProject:
     folder.mkdir(parents=True, exist_ok=True)
     stream = io.StringIO()
     compile_before = vars(doctest).get("compile")
@@ -160,7 +189,7 @@ def _read(srcdir: Path, confdir: Path, folder: Path, overrides: dict[str, str]) 
             # DocTestBuilder.init patches doctest.compile for the whole process;
             # this plugin installs Sphinx's compile per run instead (compiling.py).
             _set_doctest_compile(compile_before)
-    return SphinxProject(srcdir, confdir, app, stream, stream.getvalue())
+    return SphinxProject(srcdir, confdir, app, stream, stream.getvalue(), folder, overrides)
 
 
 def _undecodable(app: Sphinx, error: UnicodeDecodeError) -> str:
@@ -191,12 +220,15 @@ def _update_environment(app: Sphinx, stream: io.StringIO, warned_file: Path) -> 
     A document Sphinx warned about is read again next time, however old its cached
     doctree: a warning must not vanish just because the environment was cached.
     """
-    warned: set[str] = set()
+    warned: set[str] | None = set()
     if warned_file.is_file():
-        warned = set(json.loads(warned_file.read_text(encoding="utf-8")))
+        try:
+            warned = set(json.loads(warned_file.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):  # unreadable: every document is read again
+            warned = None
 
     def outdated(*args: object) -> set[str]:
-        return warned & app.env.found_docs
+        return set(app.env.found_docs) if warned is None else warned & app.env.found_docs
 
     app.connect("env-get-outdated", outdated)
     start = len(stream.getvalue())

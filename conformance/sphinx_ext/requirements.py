@@ -31,14 +31,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from docutils import nodes
-from docutils.parsers.rst import directives
+from docutils.parsers.rst import DirectiveError, directives
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from conformance.catalog.nodes import probes_node, requirement_node
+from conformance.catalog.nodes import BROKEN_REQUIREMENT, probes_node, requirement_node
 from conformance.catalog.requirements import is_probe
 from conformance.catalog.vocabulary import LEVELS, PROFILES
 from conformance.reports.json_report import requirement_id
@@ -85,13 +85,24 @@ def _level(argument: str) -> str:
 class RequirementDirective(SphinxDirective):
     required_arguments = 1
     has_content = True
+    # checked in _box: an option docutils refuses would drop the directive unmarked
     option_spec: ClassVar[dict[str, Any]] = {
-        "profile": _profile,
-        "level": _level,
+        "profile": directives.unchanged_required,
+        "level": directives.unchanged_required,
         "explore": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
+        """The box; where it cannot be made, the error and a mark the spec model reads
+        (catalog/requirements.py), so that the examples after it are not counted for
+        the requirement above."""
+        try:
+            return self._box()
+        except DirectiveError as error:
+            told = self.reporter.system_message(error.level, error.msg, line=self.lineno)
+            return [told, nodes.comment("", "", **{BROKEN_REQUIREMENT: self.arguments[0]})]
+
+    def _box(self) -> list[nodes.Node]:
         req_id = self.arguments[0]
         if not requirement_id().fullmatch(req_id):
             raise self.error(
@@ -105,6 +116,10 @@ class RequirementDirective(SphinxDirective):
         level = self.options.get("level")
         if level is None:
             raise self.error(f"requirement {req_id} needs a :level: ({', '.join(LEVELS)})")
+        try:
+            profile, level = _profile(profile), _level(level)
+        except ValueError as exc:
+            raise self.error(f"requirement {req_id}: {exc}") from None
         explore = "explore" in self.options
         target = nodes.make_id(f"req-{req_id}")
         box = requirement_node(

@@ -11,16 +11,6 @@ from conformance.adapter import Adapter, Explorer
 from conformance.adapters.reference import adapter as reference_adapter
 from reference_impl._thread_state import local
 
-#: the rules that check an explorer: the suite skips their examples (group ``explorer``) for
-#: an adapter without one, but not their probes, so a mutant without one declares them skipped,
-#: as the engines do in their skips files
-EXPLORER_RULES = (
-    "DET-SCHEDULE-REPLAY-1",
-    "EXPLORER-NAMES-1",
-    "EXPLORER-USE-1",
-    "EXPLORER-FINISHES-1",
-)
-
 
 def mutant(
     name: str,
@@ -31,20 +21,18 @@ def mutant(
     """The reference adapter, renamed, with ``fw.<key>`` replaced by each value.
 
     ``profiles`` narrows the claimed profiles (default: the reference's). Without an
-    ``explorer`` (the default) the rules of :data:`EXPLORER_RULES` are skipped.
+    ``explorer`` (the default) the suite skips the rules that check one by itself.
     """
     base = reference_adapter()
     for key, value in replacements.items():
         setattr(base.fw, key, value)
     claimed = base.profiles if profiles is None else frozenset(profiles)
-    skips = {} if explorer is not None else dict.fromkeys(EXPLORER_RULES, "no explorer")
     return Adapter(
         name=f"mutant-{name}",
         version="0",
         fw=base.fw,
         profiles=claimed,
         explorer=explorer,
-        skips=skips,
     )
 
 

@@ -137,7 +137,7 @@ def test_a_fork_child_outliving_its_executor_does_not_hang_the_run(tmp_path: Pat
     assert time.monotonic() - started < 60
 
 
-def test_a_failing_namespace_rebuild_is_reported_on_the_item(tmp_path: Path) -> None:
+def test_a_test_that_fails_only_when_replayed_is_blamed_not_the_next(tmp_path: Path) -> None:
     mark = tmp_path / "ran-once"
     folder = write_spec(tmp_path, "crash")
     spec = folder / "faults.rst"
@@ -151,11 +151,32 @@ def test_a_failing_namespace_rebuild_is_reported_on_the_item(tmp_path: Path) -> 
     with suite(folder) as process:
         output = finish(process)
     report = read_report(folder / "report.json")
-    assert outcomes(report)["FAULT-1"] == ("failed", "crash"), output
-    after = report.by_id()["OK-AFTER-1"]
-    assert after.outcome == "failed", output  # its namespace lacks ``base``
-    assert "whose rebuild of the group's namespace failed" in after.message
-    assert "AssertionError: ran before" in after.message
+    assert outcomes(report) == {
+        "OK-BEFORE-1": ("passed", ""),
+        "FAULT-1": ("failed", "crash"),
+        # not run in a namespace without ``base``: its failure names the replayed test
+        "OK-AFTER-1": ("failed", "setup"),
+        "OK-AFTER-2": ("passed", ""),
+    }, output
+    after = report.by_id()["OK-AFTER-1"].message
+    assert "test 1 of group 'default' passed when it ran, and failed when replayed" in after
+    assert "AssertionError: ran before" in after
+    assert "NameError" not in after
+
+
+def test_a_test_that_fails_again_when_replayed_is_no_one_else_s_fault(tmp_path: Path) -> None:
+    folder = write_spec(tmp_path, "crash")
+    spec = folder / "faults.rst"
+    failing = "   print(base)\n   raise RuntimeError('example 1 fails, each time')\n"
+    spec.write_text(spec.read_text().replace("   print(base)\n", failing))
+    with suite(folder) as process:
+        output = finish(process)
+    assert outcomes(read_report(folder / "report.json")) == {
+        "OK-BEFORE-1": ("failed", "exception"),
+        "FAULT-1": ("failed", "crash"),
+        "OK-AFTER-1": ("passed", ""),  # its namespace has ``base``, as Sphinx's would
+        "OK-AFTER-2": ("passed", ""),
+    }, output
 
 
 HELPER_ADAPTER = """\

@@ -66,9 +66,10 @@ def test_failures_say_which_rule_broke_where_with_the_source(pytester: pytest.Py
     assert "the rule: failing.html#req-fail-output-1" in text
     assert "failing.rst, line 12 printed something else than expected:" in text
     assert "  12 | print(1 + 1)" in text
-    assert "Expected:\n    3\nGot:\n    2" in text
+    # below the headline every line is indented: a line at the margin is the harness's
+    assert "\n  Expected:\n      3\n  Got:\n      2" in text
     # the traceback points at the raising line of the .rst file itself
-    assert 'failing.rst", line 27, in <module>\n    raise KeyError("missing")' in text
+    assert 'failing.rst", line 27, in <module>\n      raise KeyError("missing")' in text
     assert "KeyError: 'missing'" in text
     assert "exec(__forkwait_block__)" not in text
     assert "failed MUST requirements: FAIL-OUTPUT-1, FAIL-RAISES-1, FAIL-SILENT-1" in text
@@ -467,7 +468,7 @@ def test_a_should_that_times_out_does_not_fail_the_run(pytester: pytest.Pytester
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "testcode at hangs.rst, line 12 timed out after 1 s (--example-timeout); it was at:",
+            "  testcode at hangs.rst, line 12 timed out after 1 s (--example-timeout); it was at:",
             "SHOULD: 0/1 passed, 1 failed*",
         ]
     )
@@ -481,7 +482,7 @@ def test_an_example_has_one_line_number_in_terminal_junit_and_json(
 ) -> None:
 
     result = run_fixture(pytester, "failing.rst", "--junitxml", "out.xml", "--report", "r.json")
-    result.stdout.fnmatch_lines(["testcode at failing.rst, line 12 printed something else*"])
+    result.stdout.fnmatch_lines(["  testcode at failing.rst, line 12 printed something else*"])
     xml = (pytester.path / "out.xml").read_text()
     case = xml[xml.index('name="FAIL-OUTPUT-1[1]"') :].partition("</testcase>")[0]
     assert re.findall(r'name="(?:sphinx_)?line" value="(\d+)"', case) == ["12"]

@@ -136,7 +136,8 @@ def test_a_failed_probe_is_named_at_its_line_in_the_probe_file(
     result = run_spec(pytester, "--rootdir", str(pytester.path), "--report", "r.json")
     assert result.ret == 1, result.stdout.str()
     head = "testcode at probes/one/ONE-1.rst, line 14 printed something else than expected:"
-    result.stdout.fnmatch_lines([head, "  14 | probed.append(2)"])
+    # indented under the failure's headline, as every line of a failure's body
+    result.stdout.fnmatch_lines([f"  {head}", "    14 | probed.append(2)"])
     data = json.loads((pytester.path / "r.json").read_text())
     failed = data["requirements"][0]["results"][2]
     assert (failed["example"], failed["line"], failed["outcome"]) == (3, 14, "failed")

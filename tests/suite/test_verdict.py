@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conformance.reports.json_report import ExampleRecord, RequirementRecord
 from conformance.reports.verdict import Tally, judge
-from conformance.run.failure_kinds import timeout_text
+from conformance.run.isolation import timeout_text
 
 
 def requirement(req_id: str, profile: str, level: str, *outcomes: str) -> RequirementRecord:

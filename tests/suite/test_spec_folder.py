@@ -1,0 +1,69 @@
+"""The spec folder as a user may have it: a ``$`` in its path, a document that is a link
+to nothing, a requirement whose directive Sphinx refused.
+
+None of these may cost another requirement its verdict, nor end in a traceback:
+the run goes on with the folder as it is, or stops with a usage error naming the
+problem.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.reports.json_report import read_report
+from tests.suite.test_isolation import outcomes, write_spec
+from tests.suite.test_outside_world import finish, suite
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+@pytest.mark.parametrize("workers", ["0", "1"])
+def test_a_dollar_in_the_spec_s_path_reaches_pytest_unexpanded(
+    workers: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "price$HOME" / "spec"  # HOME is set: expandvars would replace it
+    folder.mkdir(parents=True)
+    with suite(write_spec(folder, "crash"), "-n", workers) as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    assert outcomes(read_report(folder / "report.json"))["FAULT-1"] == ("failed", "crash")
+
+
+@pytest.mark.parametrize("target", ["nowhere.rst", "loop.rst"], ids=["dangling", "itself"])
+def test_a_document_that_links_to_nothing_is_a_usage_error_naming_it(
+    target: str, tmp_path: Path
+) -> None:
+    folder = write_spec(tmp_path, "crash")
+    (folder / "loop.rst").symlink_to(folder / target)
+    with suite(folder) as process:
+        output = finish(process)
+    assert process.returncode == pytest.ExitCode.USAGE_ERROR, output
+    assert f"{folder / 'loop.rst'} is a symbolic link to" in output
+    assert "Traceback" not in output
+    assert not (folder / "report.json").exists()
+
+
+def test_the_examples_of_a_refused_requirement_are_not_counted_for_the_one_above(
+    tmp_path: Path,
+) -> None:
+    folder = write_spec(tmp_path, "crash")
+    spec = folder / "faults.rst"
+    text = spec.read_text().replace("   import os\n   os._exit(70)", "   pass")
+    spec.write_text(
+        text.replace("OK-AFTER-1", "A.B-1").replace(
+            "   import json\n", "   import os\n   os._exit(9)\n"
+        )
+    )
+    with suite(folder) as process:
+        output = finish(process)
+    assert process.returncode == 1, output
+    assert "requirement ID 'A.B-1' may hold only capital letters" in output
+    found = outcomes(read_report(folder / "report.json"))
+    assert found == {
+        "OK-BEFORE-1": ("passed", ""),
+        "FAULT-1": ("passed", ""),  # A.B-1's crash is not its own
+        "OK-AFTER-2": ("passed", ""),
+    }, output
