@@ -29,8 +29,6 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "WAIT-FROM-PYTHON-1",
     extras={
-        "ASYNC-CONCURRENT-1": "its probe waits from plain Python on a queued scripted task "
-        "whose subtasks call Python",
         "FUTURE-WAIT-ALL-FIRST-1": "wait_all from Python on tasks that call Python",
         "WAIT-SAME-OBJECT-1": "Python threads wait on a future that scripted code returned",
     },

@@ -18,6 +18,7 @@ from tests.mutants._contract import contract
 CONTRACT = contract(
     "FORK-RETURNS-FUTURE-1",
     extras={
+        "ASYNC-CONCURRENT-1": reasons.NO_FUTURE_METHODS,
         "NEST-ANY-POOL-1": reasons.NO_FUTURE_METHODS,
         "FUTURE-THEN-1": reasons.NO_PROBED_METHODS,
         "FUTURE-ADD-DONE-CALLBACK-1": reasons.NO_PROBED_METHODS,
