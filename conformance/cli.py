@@ -3,32 +3,28 @@
 The suite's options are the pytest plugin's own (conformance/run/plugin.py
 declares them once; ``--help`` lists them from there). Every other option
 goes to pytest unchanged (``-k``, ``-m``, ``-n``, ``--junitxml``...), as does
-everything after ``--``. ``forkwait-conformance matrix`` renders reports side
-by side; ``forkwait-conformance spec`` builds the spec's HTML for the rule links.
+everything after ``--``. The subcommands (``triage``, ``matrix``, ``spec``) are
+in subcommands.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
 from conformance import __version__
 from conformance.adapter import available
 from conformance.catalog.files import spec_dir
-from conformance.reports.atomic import discard, write_atomically
-from conformance.reports.drafts import DraftError, write_drafts
-from conformance.reports.json_report import ReportError, read_report
-from conformance.reports.matrix import to_markdown, to_rst
+from conformance.reports.atomic import discard
+from conformance.reports.json_report import ReportError
 from conformance.reports.report_path import (
     REPORT_NOT_WRITTEN,
     claim,
@@ -36,11 +32,9 @@ from conformance.reports.report_path import (
     junit_path,
     run_inputs,
 )
-from conformance.reports.triage import render as triage_lines
-from conformance.run import spec_html
 from conformance.run.options import add_options
+from conformance.subcommands import PROG, SUBCOMMANDS, UsageParser, check_cache
 
-PROG = "forkwait-conformance"
 #: this command's own pytest configuration (an empty one), shipped with the package
 _INI = Path(__file__).with_name("cli-pytest.ini")
 _EPILOG = f"""\
@@ -91,14 +85,6 @@ class _PytestParser:
         return _PytestGroup(self._parser.add_argument_group(description or name))
 
 
-class _Parser(argparse.ArgumentParser):
-    """Exits with pytest's usage-error status (4), not argparse's 2: 2 means stopped."""
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(int(pytest.ExitCode.USAGE_ERROR), f"{self.prog}: error: {message}\n")
-
-
 #: the first lines of --help: what --impl names, and where the guide is
 _DESCRIPTION = """\
 Run the forkwait spec's examples against an implementation and report per requirement.
@@ -112,7 +98,7 @@ your implementation" (validating.rst; as HTML: forkwait-conformance spec --open)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = UsageParser(
         prog=PROG,
         usage=f"{PROG} [--impl NAME] [options] [pytest options]\n       {PROG} "
         "{matrix,spec,triage} ...",
@@ -130,21 +116,6 @@ def cache_dir() -> Path:
     """pytest's cache (and Sphinx's environment) for runs of the installed suite, per user."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "forkwait-conformance"
-
-
-def check_cache(folder: Path) -> str | None:
-    """Why the per-user cache ``folder`` cannot be used (an unwritable HOME or
-    XDG_CACHE_HOME), in one line, or None."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        return (
-            f"cannot use the cache folder {folder}: {exc.strerror or exc}; set XDG_CACHE_HOME "
-            "(or HOME) to a folder you can write"
-        )
-    return None
 
 
 def pytest_args(extra: Sequence[str], spec_root: str | None = None) -> list[str]:
@@ -180,131 +151,6 @@ def _to_pytest(args: list[str]) -> list[str]:
         cut = args.index("--")
         return _to_pytest(args[:cut]) + args[cut + 1 :]
     return ["--strict-levels" if arg == "--strict" else arg for arg in args]
-
-
-def _usage_error(parser: argparse.ArgumentParser, message: str) -> int:
-    """Bad input (not a bad command line): one line naming it, and status 4."""
-    print(f"{parser.prog}: error: {message}", file=sys.stderr)
-    return int(pytest.ExitCode.USAGE_ERROR)
-
-
-def matrix_main(argv: Sequence[str]) -> int:
-    """``forkwait-conformance matrix a.json b.json``: the side-by-side table."""
-    parser = _Parser(
-        prog=f"{PROG} matrix",
-        description="Render requirement x implementation results from --report JSON files: "
-        "the runs, totals per profile, then one row per requirement with its level and, per "
-        "implementation, its outcome and the kind of failure (output, exception, timeout...).",
-        epilog="Exit status: 0 the tables were written; 4 a usage error: a file that is not a "
-        "report (malformed, not matching report.schema.json, nested too deeply) or an output "
-        "that cannot be written, named in one line.",
-    )
-    parser.add_argument("reports", nargs="+", type=Path, help="JSON files written by --report")
-    parser.add_argument(
-        "--format",
-        choices=("markdown", "rst"),
-        default="markdown",
-        help="markdown (default): GitHub-style tables; rst: list-table directives whose "
-        "requirement IDs are :req: links, for a Sphinx project using conformance.sphinx_ext",
-    )
-    parser.add_argument("--output", type=Path, help="write here instead of standard output")
-    options = parser.parse_args(argv)
-    try:
-        reports = [read_report(path) for path in options.reports]
-    except ReportError as exc:
-        return _usage_error(parser, str(exc))
-    text = (to_rst if options.format == "rst" else to_markdown)(reports)
-    if options.output:
-        try:
-            write_atomically(options.output, text)
-        except OSError as exc:
-            return _usage_error(parser, f"cannot write {options.output}: {exc.strerror or exc}")
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def triage_main(argv: Sequence[str]) -> int:
-    """``forkwait-conformance triage REPORT.json``: the failures by cause, and drafts."""
-    parser = _Parser(
-        prog=f"{PROG} triage",
-        description="Show a run's failures one line each (the example, the kind of failure, "
-        "its cause: the exception it raised or the first output line that differs), grouped "
-        "by cause, the most frequent first. With --write-expectations, draft the files that "
-        "declare them: DIR/xfails.toml (wrong output, exceptions) and DIR/skips.toml "
-        "(timeouts, hangs, crashes, failed group setups: no expected failure absorbs those), "
-        "one table per failing requirement with the failing examples and the measured cause "
-        "as a reason marked TO CONFIRM. A run with --xfails-file DIR/xfails.toml --skips-file "
-        "DIR/skips.toml then passes, as declared.",
-        epilog="Exit status: 0 the view (and the files) were written; 4 a usage error: a "
-        "file that is not a report, or drafts that would replace existing files (without "
-        "--overwrite) or cannot be written.",
-    )
-    parser.add_argument("report", type=Path, help="a JSON file written by --report")
-    parser.add_argument(
-        "--write-expectations",
-        type=Path,
-        metavar="DIR",
-        help="write DIR/xfails.toml and DIR/skips.toml, drafted from the report's failures",
-    )
-    parser.add_argument("--overwrite", action="store_true", help="replace drafts already in DIR")
-    options = parser.parse_args(argv)
-    try:
-        report = read_report(options.report)
-    except ReportError as exc:
-        return _usage_error(parser, str(exc))
-    folder = options.write_expectations
-    written: dict[Path, int] = {}
-    if folder is not None:
-        try:
-            written = write_drafts(report, folder, str(options.report), overwrite=options.overwrite)
-        except DraftError as exc:
-            return _usage_error(parser, str(exc))
-    for line in triage_lines(report):
-        print(line)
-    if not written:
-        return 0
-    print()
-    for path, tables in written.items():
-        print(f"wrote {path}: {tables} requirement{'s' * (tables != 1)}")
-    xfails, skips = (shlex.quote(str(path)) for path in written)
-    print(
-        "confirm each reason (TO CONFIRM), then run again with: "
-        f"--xfails-file {xfails} --skips-file {skips}"
-    )
-    return 0
-
-
-def spec_main(argv: Sequence[str]) -> int:
-    """``forkwait-conformance spec``: the installed spec as HTML, for the rule links."""
-    parser = argparse.ArgumentParser(
-        prog=f"{PROG} spec",
-        description="Build the installed spec's HTML pages (with Sphinx) into a per-user "
-        f"cache ({spec_html.html_dir()}), where the rule links of every run point; it "
-        "rebuilds only what changed. Prints the index page.",
-    )
-    parser.add_argument("--open", action="store_true", help="open the index page in a browser")
-    parser.add_argument(
-        "--verbose", action="store_true", help="show Sphinx's progress and warnings"
-    )
-    options = parser.parse_args(argv)
-    problem = check_cache(spec_html.cache_root())
-    if problem is not None:
-        print(f"{PROG} spec: {problem}", file=sys.stderr)
-        return 1
-    try:
-        index = spec_html.build(quiet=not options.verbose)
-    except spec_html.SpecBuildError as exc:
-        print(f"{PROG} spec: {exc}", file=sys.stderr)
-        return 1
-    print(index.as_uri())
-    if options.open and not spec_html.open_in_browser(index):
-        print(f"{PROG} spec: no browser to open; the page is {index}", file=sys.stderr)
-    return 0
-
-
-#: ``forkwait-conformance NAME ...``: the commands besides a run
-SUBCOMMANDS = {"matrix": matrix_main, "spec": spec_main, "triage": triage_main}
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

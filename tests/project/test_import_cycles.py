@@ -132,7 +132,7 @@ LAYERS = {
     "executor": ("conformance.executor",),
     "reports": ("conformance.reports",),
     "run": ("conformance.run",),
-    "cli": ("conformance.cli",),
+    "cli": ("conformance.cli", "conformance.subcommands"),
     "sphinx_ext": ("conformance.sphinx_ext",),
 }
 #: layer -> the other layers it may import; nothing may import cli or sphinx_ext
