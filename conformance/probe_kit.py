@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from types import FrameType
 from typing import Any, Protocol
 
 
-def start_interleaved(threads: Iterable[threading.Thread]) -> None:
+def start_interleaved(
+    threads: Iterable[threading.Thread], events: Collection[str] = ("call",)
+) -> None:
     """Start ``threads`` so that each gives the interpreter to another at every Python call.
 
     A profile hook (:func:`threading.setprofile`, set only while they start, so
     threads started later do not get it) sleeps for 0 s at every call, so the
     threads' steps interleave finely: a race that needs two of them inside one
-    method at once is then likely in every run, not rare.
+    method at once is then likely in every run, not rare. ``events`` names the
+    profile events that switch: add ``"c_return"`` to switch after every return
+    from a builtin too, which splits a check and the step after it even where
+    no Python call stands between them.
     """
 
     def switch(frame: FrameType, event: str, arg: Any) -> None:
-        if event == "call":
+        if event in events:
             time.sleep(0)
 
     threading.setprofile(switch)
