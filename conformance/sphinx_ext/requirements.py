@@ -2,9 +2,10 @@
 
 Each requirement renders as a boxed, linkable rule (``:req:`ID``` links to it;
 a permalink next to the ID gives its address) and is recorded with the number
-of examples that follow it, so ``.. requirement-index::`` can list every rule
-with its level, profile and examples. A requirement with no example, or an
-example outside any requirement, is a build warning (an error under ``-W``).
+of examples that follow it, so that ``conformance.sphinx_ext.requirement_tables``
+can list every rule with its level, profile and examples. A requirement with no
+example, or an example outside any requirement, is a build warning (an error
+under ``-W``).
 
 ``.. requirement:: ID`` takes ``:profile:`` and ``:level:`` (the rule's RFC 2119
 level: MUST, SHOULD or MAY), both required, and the flag ``:explore:``. Each box
@@ -12,11 +13,9 @@ is a :class:`requirement_node` carrying ``req_id``, ``profile``, ``level`` and
 ``explore`` as node attributes, so other tools can read the rules from the
 doctrees (``node["level"]``).
 
-``.. requirement-counts::`` is a table of how many requirements each profile
-has at each level, counted from the boxes, so no page states a number that
-the spec has outgrown.
-
-Loading this extension also loads ``conformance.sphinx_ext.blocks`` (how example
+Loading this extension also loads ``conformance.sphinx_ext.requirement_tables``
+(``.. requirement-index::`` and ``.. requirement-counts::``),
+``conformance.sphinx_ext.blocks`` (how example
 blocks are shown: "Output" captions, visible ``testsetup``) and
 ``conformance.sphinx_ext.matrix`` (``.. conformance-matrix::``) and
 ``conformance.sphinx_ext.schema`` (``.. report-schema::``) and
@@ -32,7 +31,6 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import DirectiveError, directives
-from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -61,14 +59,11 @@ class RequirementInfo:
     probes: int = 0
 
 
-def _requirements(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
+def recorded(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
+    """Requirement ID -> its RequirementInfo as a dict (pickled with the environment)."""
     if not hasattr(env, "forkwait_requirements"):
         env.forkwait_requirements = {}  # type: ignore[attr-defined]
     return env.forkwait_requirements  # type: ignore[attr-defined,no-any-return]
-
-
-class requirement_index_node(nodes.General, nodes.Element):
-    """Placeholder replaced by the table of all requirements."""
 
 
 def _profile(argument: str) -> str:
@@ -133,7 +128,7 @@ class RequirementDirective(SphinxDirective):
         box["explore"] = explore
         box += _title(req_id, target, profile, level, explore)
         self.state.nested_parse(self.content, self.content_offset, box)
-        known = _requirements(self.env)
+        known = recorded(self.env)
         if req_id in known:
             logger.warning(
                 f"duplicate requirement ID {req_id} (first in {known[req_id]['docname']})",
@@ -189,47 +184,10 @@ def link_matrix(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         link["reftitle"] = f"{box['req_id']} in the conformance matrix"
 
 
-class RequirementIndexDirective(SphinxDirective):
-    def run(self) -> list[nodes.Node]:
-        return [requirement_index_node()]
-
-
-class requirement_counts_node(nodes.General, nodes.Element):
-    """Placeholder replaced by the table of requirement counts per profile and level."""
-
-
-class RequirementCountsDirective(SphinxDirective):
-    def run(self) -> list[nodes.Node]:
-        return [requirement_counts_node()]
-
-
-def fill_counts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Profile, what it covers, then one count per level and the total; a last row sums."""
-    known = _requirements(app.env).values()
-    rows: list[list[str]] = []
-    for profile, about in [*PROFILES.items(), ("all", "every profile")]:
-        mine = [info for info in known if profile in ("all", info["profile"])]
-        counts = [sum(1 for info in mine if info["level"] == level) for level in LEVELS]
-        rows.append([profile, about, *map(str, counts), str(len(mine))])
-    for placeholder in doctree.findall(requirement_counts_node):
-        table = nodes.table(classes=["forkwait-requirement-counts"])
-        group = nodes.tgroup(cols=len(LEVELS) + 3)
-        table += group
-        group += [nodes.colspec(colwidth=w) for w in (10, 50, *[8] * len(LEVELS), 8)]
-        head = nodes.thead()
-        head += _row(nodes.Text("profile"), "covers", *LEVELS, "total")
-        body = nodes.tbody()
-        for profile, *cells in rows:
-            first = nodes.strong("", profile) if profile == "all" else nodes.literal("", profile)
-            body += _row(first, *cells)
-        group += [head, body]
-        placeholder.replace_self(table)
-
-
 def count_examples(app: Sphinx, doctree: nodes.document) -> None:
     """Attribute each example (and probe) to the requirement above it, in document order."""
     env = app.env
-    known = _requirements(env)
+    known = recorded(env)
     current: str | None = None
     for node in doctree.findall(nodes.Element):
         if isinstance(node, requirement_node):
@@ -252,74 +210,21 @@ def count_examples(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def check_examples(app: Sphinx, env: BuildEnvironment) -> None:
-    for req_id, info in sorted(_requirements(env).items()):
+    for req_id, info in sorted(recorded(env).items()):
         if info["examples"] == 0:
             logger.warning(
                 f"requirement {req_id} has no example", location=(info["docname"], info["lineno"])
             )
 
 
-def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    known = _requirements(app.env)
-    for placeholder in doctree.findall(requirement_index_node):
-        table = nodes.table(classes=["forkwait-requirement-index"])
-        group = nodes.tgroup(cols=5)
-        table += group
-        for width in (22, 8, 10, 8, 52):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        head += _row(nodes.Text("ID"), "level", "profile", "examples", "rule")
-        group += head
-        body = nodes.tbody()
-        for req_id, info in sorted(known.items()):
-            ref = nodes.reference("", req_id, internal=True)
-            ref["refuri"] = (
-                app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
-            )
-            body += _row(
-                ref,
-                info["level"],
-                info["profile"],
-                str(info["examples"]) + (f" (+{info['probes']} probes)" if info["probes"] else ""),
-                _rule_body(app, info),
-            )
-        group += body
-        placeholder.replace_self(table)
-
-
-def _rule_body(app: Sphinx, info: dict[str, Any]) -> list[nodes.Node]:
-    """The rule's rendered text (markup and all), copied from its box."""
-    doctree = app.env.get_doctree(info["docname"])
-    for box in doctree.findall(requirement_node):
-        if info["target"] in box["ids"]:
-            copies = [child.deepcopy() for child in box.children[1:]]
-            for copy in copies:  # cross-references stay text: this doctree is resolved already
-                for xref in list(copy.findall(addnodes.pending_xref)):
-                    xref.replace_self(xref.children)
-            return copies
-    return [nodes.paragraph("", info["text"])]
-
-
-def _row(first: nodes.Node, *cells: str | list[nodes.Node]) -> nodes.row:
-    row = nodes.row()
-    entry = nodes.entry()
-    entry += nodes.paragraph("", "", first)
-    row += entry
-    for cell in cells:
-        entry = nodes.entry()
-        entry += nodes.paragraph("", cell) if isinstance(cell, str) else cell
-        row += entry
-    return row
-
-
 def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    known = _requirements(env)
+    known = recorded(env)
     for req_id in [k for k, v in known.items() if v["docname"] == docname]:
         del known[req_id]
 
 
 def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    _requirements(env).update(_requirements(other))
+    recorded(env).update(recorded(other))
 
 
 def _visit_box(self: Any, node: requirement_node) -> None:
@@ -335,17 +240,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # its own directive gets a name nobody uses, so ours keeps "requirement".
     app.add_object_type(_OBJECT_TYPE, "req", objname="requirement")
     app.add_directive("requirement", RequirementDirective)
-    app.add_directive("requirement-index", RequirementIndexDirective)
     app.add_node(
         requirement_node,
         html=(_visit_box, _depart_box),
         latex=(_visit_box, _depart_box),
         text=(_visit_box, _depart_box),
     )
-    app.add_node(requirement_index_node)
-    app.add_directive("requirement-counts", RequirementCountsDirective)
-    app.add_node(requirement_counts_node)
-    app.connect("doctree-resolved", fill_counts)
+    app.setup_extension("conformance.sphinx_ext.requirement_tables")
     app.setup_extension("conformance.sphinx_ext.blocks")
     app.setup_extension("conformance.sphinx_ext.matrix")
     app.setup_extension("conformance.sphinx_ext.schema")
@@ -353,14 +254,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("conformance.sphinx_ext.mutation_coverage")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
-    app.connect("doctree-resolved", fill_index)
     app.connect("doctree-resolved", link_matrix)
     app.connect("env-purge-doc", purge)
     app.connect("env-merge-info", merge)
     app.add_css_file("forkwait.css")
     return {
         "version": "0.1",
-        "env_version": 3,
+        "env_version": 4,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
