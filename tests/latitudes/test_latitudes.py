@@ -37,8 +37,8 @@ import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -46,7 +46,7 @@ import pytest
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import Requirement, requirements_in
 from conformance.catalog.vocabulary import PROFILES
-from conformance.reports.json_report import RunReport, read_report
+from tests.implementation_runs import PARALLEL_RUNS, Run, run_all, run_suite
 from tests.latitudes._known import KNOWN, MAY_EXEMPT, PROSE_LATITUDES, SHOULD_EXEMPT
 from tests.latitudes._variant import Latitude
 from tests.paths import DOCS, REPO
@@ -54,11 +54,6 @@ from tests.paths import DOCS, REPO
 HERE = REPO / "tests" / "latitudes"
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
-
-#: each run's --example-timeout, as the mutant suite's (tests/mutants/test_mutants.py says why)
-EXAMPLE_TIMEOUT = "10"
-#: suite runs at a time: like the mutants' runs, most of a run's time is spent asleep
-PARALLEL_RUNS = 8
 
 #: the minimal surface takes no latitude: it may fail nothing
 _NO_LATITUDE = Latitude(where="", granted="")
@@ -103,32 +98,6 @@ def targets() -> dict[str, Target]:
     return runs
 
 
-@dataclass(frozen=True)
-class Run:
-    returncode: int
-    output: str
-    report: RunReport
-    seconds: float
-
-    def failed_examples(self, levels: tuple[str, ...]) -> set[tuple[str, int]]:
-        """(requirement, example) of every example that failed, of a requirement of ``levels``."""
-        return {
-            (record.id, result.example)
-            for record in self.report.requirements
-            if record.level in levels
-            for result in record.results
-            if result.outcome not in ("passed", "skipped", "not-run")
-        }
-
-    def failed(self) -> set[str]:
-        """The requirements that failed (not those deselected: ``not-run``)."""
-        return {
-            r.id
-            for r in self.report.requirements
-            if r.outcome not in ("passed", "skipped", "not-run")
-        }
-
-
 _DIRECTIVE = re.compile(r"^\.\. (?:requirement|probes):: (\S+)")
 
 
@@ -156,28 +125,13 @@ def reached(latitude: Latitude) -> list[str]:
     return sorted(hit | set(latitude.may_fail))
 
 
-def run_target(name: str, target: Target, report: Path) -> Run:
-    env = {
-        **os.environ,
-        **target.env,
-        "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-    }
-    env.pop("FORKWAIT_IMPL", None)
-    command = [
-        sys.executable, "-m", "conformance.cli", "--impl", target.impl,
-        "--example-timeout", EXAMPLE_TIMEOUT, "--report", str(report), "-q",
-        "-p", "no:hypothesispytest",  # two seconds of a run, importing hypothesis at its end
-    ]  # fmt: skip
+def run_target(target: Target, report: Path) -> Run:
+    args: list[str] = []
     if not target.latitude.schedules:  # a controlled run does not go through its change
-        command += ["--schedules", "0"]
+        args += ["--schedules", "0"]
     if target.latitude.reaches:  # pytest's -k: ``ID[`` begins each of ID's examples' names
-        command += ["-k", " or ".join(f"{rid}[" for rid in reached(target.latitude))]
-    start = time.monotonic()
-    result = subprocess.run(
-        command, capture_output=True, text=True, timeout=900, check=False, env=env, cwd=REPO
-    )
-    seconds = time.monotonic() - start
-    return Run(result.returncode, result.stdout + result.stderr, read_report(report), seconds)
+        args += ["-k", " or ".join(f"{rid}[" for rid in reached(target.latitude))]
+    return run_suite(target.impl, report, args, target.env)
 
 
 #: filled by the fixture, read by the terminal summary (tests/latitudes/conftest.py)
@@ -208,12 +162,9 @@ def latitude_runs(
 
     order = sorted(needed(request.session.items), key=longest_first)
     start = time.monotonic()
-    with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
-        futures = {
-            name: pool.submit(run_target, name, every[name], folder / f"{name}.json")
-            for name in order
-        }
-        runs.update({name: future.result() for name, future in futures.items()})
+    runs.update(
+        run_all({name: partial(run_target, every[name], folder / f"{name}.json") for name in order})
+    )
     wall_time.append(time.monotonic() - start)
     return runs
 

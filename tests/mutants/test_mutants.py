@@ -23,59 +23,26 @@ MUST's would. The terminal summary says how long the runs took.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import requirements_in
-from conformance.reports.json_report import RunReport, read_report
+from tests.implementation_runs import EXAMPLE_TIMEOUT, PARALLEL_RUNS, Run, run_all, run_suite
 from tests.mutants._catalogue import contracts, describe, misfiled
 from tests.mutants._contract import Contract
-from tests.paths import REPO
 
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 
-#: every mutant run's --example-timeout. No passing example may come near it under load, or
-#: its verdict depends on the machine: the slowest, LIFECYCLE-EXIT-1's, starts a new
-#: interpreter, which takes seconds beside CPU hogs, and probes that give up on their own do
-#: so after 5 s and must still end inside it. A mutant that hangs waits the deadline out, so
-#: it stays short of the default 30 s.
-EXAMPLE_TIMEOUT = "10"
-#: suite runs at a time: the slowest mutants sleep out deadlines and probes' patience (a run
-#: of the reference itself spends half its time asleep), so eight runs share two cores
-PARALLEL_RUNS = 8
 #: each mutant on the whole spec (make mutants), or on the requirements it breaks (make test)
 WHOLE_SPEC = os.environ.get("FORKWAIT_MUTANTS", "") == "whole-spec"
 
 #: mutant module -> the contract it declares
 MUTANTS: dict[str, Contract] = contracts()
-
-
-@dataclass(frozen=True)
-class Run:
-    returncode: int
-    output: str
-    report: RunReport
-    seconds: float
-
-    def failed(self) -> set[str]:
-        """Requirements that ran with any outcome but passed or skipped (mutants declare no
-        expected failures); not-run is a requirement outside the selection."""
-        return {
-            r.id
-            for r in self.report.requirements
-            if r.outcome not in ("passed", "skipped", "not-run")
-        }
-
-    def not_run(self) -> set[str]:
-        return {r.id for r in self.report.requirements if r.outcome == "not-run"}
 
 
 def expected(mutant: Contract) -> frozenset[str]:
@@ -92,34 +59,10 @@ def selection(mutant: Contract) -> list[str]:
 
 def run_mutant(name: str, report: Path) -> Run:
     mutant = MUTANTS[name]
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    env.pop("FORKWAIT_IMPL", None)
-    command = [
-        sys.executable,
-        "-m",
-        "conformance.cli",
-        "--impl",
-        f"tests.mutants.{name}:adapter",
-        "--example-timeout",
-        EXAMPLE_TIMEOUT,
-        "--report",
-        str(report),
-        "-q",
-        # pytest options: hypothesis's plugin (installed for this project's own tests)
-        # costs two seconds of a one-second run, importing hypothesis at the end
-        "-p",
-        "no:hypothesispytest",
-    ]
-    if mutant.strict:
-        command.append("--strict")
+    args = ["--strict"] if mutant.strict else []
     if not WHOLE_SPEC:
-        command += selection(mutant)
-    start = time.monotonic()
-    result = subprocess.run(
-        command, capture_output=True, text=True, timeout=900, check=False, env=env, cwd=REPO
-    )
-    seconds = time.monotonic() - start
-    return Run(result.returncode, result.stdout + result.stderr, read_report(report), seconds)
+        args += selection(mutant)
+    return run_suite(f"tests.mutants.{name}:adapter", report, args)
 
 
 #: filled by the fixture, read by the terminal summary (tests/conftest.py)
@@ -165,9 +108,9 @@ def mutant_runs(
     folder = tmp_path_factory.mktemp("mutants")
     order = sorted(needed(request.session.items), key=lambda n: (not MUTANTS[n].slow, n))
     start = time.monotonic()
-    with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
-        futures = {name: pool.submit(run_mutant, name, folder / f"{name}.json") for name in order}
-        runs.update({name: future.result() for name, future in futures.items()})
+    runs.update(
+        run_all({name: partial(run_mutant, name, folder / f"{name}.json") for name in order})
+    )
     wall_time.append(time.monotonic() - start)
     return runs
 
