@@ -22,16 +22,18 @@ CONTRACT = contract(
     },
 )
 
-_recorded: dict[int, set[int]] = {}  # id(scope) -> ids of the futures waited in it
+#: id(scope) -> (the scope, the futures waited in it by id). Both are kept alive, so that
+#: no later trace's scope or future takes an id over and looks waited already.
+_recorded: dict[int, tuple[object, dict[int, Any]]] = {}
 
 
 def wait(future: Any, /) -> Any:
     scope = active_scope()
     if scope is not None and isinstance(future, ref.Future):
-        waited = _recorded.setdefault(id(scope), set())
+        _, waited = _recorded.setdefault(id(scope), (scope, {}))
         if id(future) in waited:
             return future.value()  # the mutation: not recorded again
-        waited.add(id(future))
+        waited[id(future)] = future
     return ref.wait(future)
 
 

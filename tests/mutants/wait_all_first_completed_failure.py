@@ -19,13 +19,15 @@ from tests.mutants._contract import contract
 CONTRACT = contract("FUTURE-WAIT-ALL-FIRST-1")
 
 _clock = itertools.count()
-_stamps: dict[int, int] = {}
+#: id(future) -> (the future, when it ended). The future is kept alive, so that no later
+#: future takes its id over with an earlier stamp.
+_stamps: dict[int, tuple[Any, int]] = {}
 _lock = threading.Lock()
 
 
 def _stamp(future: Any) -> None:
     with _lock:
-        _stamps.setdefault(id(future), next(_clock))
+        _stamps.setdefault(id(future), (future, next(_clock)))
 
 
 class Stamped(ref.Future[Any]):
@@ -53,7 +55,7 @@ def wait_all(futures: list[Any]) -> list[Any]:
     ref.wait(ref.collect_all(checked))  # every future done (collect_all checks the items)
     failed = [f for f in checked if f._exception is not None]
     if failed:  # the mutation: the earliest failure in time
-        first = min(failed, key=lambda f: _stamps.get(id(f), -1))
+        first = min(failed, key=lambda f: _stamps.get(id(f), (f, -1))[1])
         first._outcome()
     return ref.wait_all(checked)
 
