@@ -30,6 +30,12 @@ CONTRACT = contract(
         "FUTURE-VALUE-NOT-DONE-1": reasons.NO_PROBED_METHODS,
         "MODULE-RETURNS-FUTURES-1": reasons.NO_FUTURE_METHODS,
     },
+    maybe={
+        "SCRIPT-MODULE-1": "on the whole spec, the probes above that fail at a missing method "
+        "leave their tasks blocked on events they never set; those tasks hold the pool's "
+        "threads, so probe 4's two forks run one after the other and miss their barrier "
+        "(alone, it passes)",
+    },
 )
 
 
