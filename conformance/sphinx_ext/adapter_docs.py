@@ -21,6 +21,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from conformance.catalog.vocabulary import PROFILE_NAMES, PROFILES
+from conformance.sphinx_ext.tables import row
 
 
 def source_path(module_name: str, beside: str | None = None) -> Path:
@@ -66,21 +67,12 @@ class ProfileNeedsDirective(SphinxDirective):
         table += group
         group += [nodes.colspec(colwidth=w) for w in (10, 45, 45)]
         head = nodes.thead()
-        head += _row("profile", "what it covers", "the fw names its examples use")
+        head += row("profile", "what it covers", "the fw names its examples use")
         body = nodes.tbody()
         for profile, about in PROFILES.items():
-            body += _row(profile, about, ", ".join(PROFILE_NAMES[profile]))
+            body += row(profile, about, ", ".join(PROFILE_NAMES[profile]))
         group += [head, body]
         return [table]
-
-
-def _row(*cells: str) -> nodes.row:
-    row = nodes.row()
-    for text in cells:
-        entry = nodes.entry()
-        entry += nodes.paragraph("", text)
-        row += entry
-    return row
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

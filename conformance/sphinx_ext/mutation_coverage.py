@@ -23,6 +23,9 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from conformance.sphinx_ext.requirements import link_to, recorded
+from conformance.sphinx_ext.tables import row
+
 logger = logging.getLogger(__name__)
 FORMAT = 1
 
@@ -66,7 +69,7 @@ class MutationCoverageDirective(SphinxDirective):
 
 
 def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    known: dict[str, dict[str, Any]] = getattr(app.env, "forkwait_requirements", {})
+    known = recorded(app.env)
     for placeholder in list(doctree.findall(mutation_coverage_node)):
         mutants: list[Mutant] = placeholder["mutants"]
         table = nodes.table(classes=["forkwait-mutation-coverage"])
@@ -74,15 +77,9 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
         table += group
         group += [nodes.colspec(colwidth=w) for w in (24, 8, 8, 8, 52)]
         head = nodes.thead()
-        head += _row(
-            [nodes.Text("requirement")], "level", "examples", "probes", "mutants failing it"
-        )
+        head += row("requirement", "level", "examples", "probes", "mutants failing it")
         body = nodes.tbody()
         for req_id, info in sorted(known.items()):
-            ref = nodes.reference("", req_id, internal=True)
-            ref["refuri"] = (
-                app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
-            )
             killers: list[nodes.Node] = []
             for mutant in mutants:
                 if req_id in mutant.breaks or req_id in mutant.extras:
@@ -92,7 +89,9 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
             level, examples, probes = info["level"], info["examples"], info.get("probes", 0)
             if not killers and level == "MUST":
                 logger.warning(f"no mutant fails the MUST {req_id}", location=placeholder)
-            body += _row([ref], level, str(examples), str(probes), killers or "-")
+            body += row(
+                [link_to(app, docname, req_id)], level, str(examples), str(probes), killers or "-"
+            )
         group += body
         listing = nodes.definition_list(classes=["forkwait-mutants"])
         for mutant in mutants:
@@ -101,17 +100,6 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
             item += nodes.definition("", nodes.paragraph("", mutant.about))
             listing += item
         placeholder.replace_self([table, listing])
-
-
-def _row(first: list[nodes.Node], *cells: str | list[nodes.Node]) -> nodes.row:
-    row = nodes.row()
-    for cell in (first, *cells):
-        entry = nodes.entry()
-        entry += (
-            nodes.paragraph("", cell) if isinstance(cell, str) else nodes.paragraph("", "", *cell)
-        )
-        row += entry
-    return row
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

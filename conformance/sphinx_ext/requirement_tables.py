@@ -18,7 +18,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from conformance.catalog.nodes import requirement_node
 from conformance.catalog.vocabulary import LEVELS, PROFILES
-from conformance.sphinx_ext.requirements import recorded
+from conformance.sphinx_ext.requirements import link_to, recorded
+from conformance.sphinx_ext.tables import row
 
 
 class requirement_index_node(nodes.General, nodes.Element):
@@ -53,11 +54,11 @@ def fill_counts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         table += group
         group += [nodes.colspec(colwidth=w) for w in (10, 50, *[8] * len(LEVELS), 8)]
         head = nodes.thead()
-        head += _row(nodes.Text("profile"), "covers", *LEVELS, "total")
+        head += row(nodes.Text("profile"), "covers", *LEVELS, "total")
         body = nodes.tbody()
         for profile, *cells in rows:
             first = nodes.strong("", profile) if profile == "all" else nodes.literal("", profile)
-            body += _row(first, *cells)
+            body += row(first, *cells)
         group += [head, body]
         placeholder.replace_self(table)
 
@@ -71,16 +72,12 @@ def fill_index(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for width in (22, 8, 10, 8, 52):
             group += nodes.colspec(colwidth=width)
         head = nodes.thead()
-        head += _row(nodes.Text("ID"), "level", "profile", "examples", "rule")
+        head += row(nodes.Text("ID"), "level", "profile", "examples", "rule")
         group += head
         body = nodes.tbody()
         for req_id, info in sorted(known.items()):
-            ref = nodes.reference("", req_id, internal=True)
-            ref["refuri"] = (
-                app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
-            )
-            body += _row(
-                ref,
+            body += row(
+                link_to(app, docname, req_id),
                 info["level"],
                 info["profile"],
                 str(info["examples"]) + (f" (+{info['probes']} probes)" if info["probes"] else ""),
@@ -101,18 +98,6 @@ def _rule_body(app: Sphinx, info: dict[str, Any]) -> list[nodes.Node]:
                     xref.replace_self(xref.children)
             return copies
     return [nodes.paragraph("", info["text"])]
-
-
-def _row(first: nodes.Node, *cells: str | list[nodes.Node]) -> nodes.row:
-    row = nodes.row()
-    entry = nodes.entry()
-    entry += nodes.paragraph("", "", first)
-    row += entry
-    for cell in cells:
-        entry = nodes.entry()
-        entry += nodes.paragraph("", cell) if isinstance(cell, str) else cell
-        row += entry
-    return row
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -66,6 +66,13 @@ def recorded(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
     return env.forkwait_requirements  # type: ignore[attr-defined,no-any-return]
 
 
+def link_to(app: Sphinx, docname: str, req_id: str) -> nodes.reference:
+    """A link from the page ``docname`` to the box of requirement ``req_id``, named by its ID."""
+    info = recorded(app.env)[req_id]
+    uri = app.builder.get_relative_uri(docname, info["docname"]) + "#" + info["target"]
+    return nodes.reference("", req_id, internal=True, refuri=uri)
+
+
 def _profile(argument: str) -> str:
     return directives.choice(argument, tuple(PROFILES))
 

@@ -21,6 +21,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from conformance.sphinx_ext.tables import row
+
 SCHEMA = "report.schema.json"
 
 
@@ -92,9 +94,9 @@ class ReportSchemaDirective(SphinxDirective):
         table += group
         group += [nodes.colspec(colwidth=w) for w in (34, 26, 40)]
         head, body = nodes.thead(), nodes.tbody()
-        head += _row(nodes.Text("field"), nodes.Text("type"), nodes.Text("meaning"))
+        head += row(nodes.Text("field"), nodes.Text("type"), nodes.Text("meaning"))
         for path, kind, description in fields(schema, schema):
-            body += _row(nodes.literal("", path), *_verbatim(kind), *_verbatim(description))
+            body += row(nodes.literal("", path), *_verbatim(kind), *_verbatim(description))
         group += [head, body]
         text = json.dumps(schema, indent=2)
         block = nodes.literal_block(text, text, language="json")
@@ -124,15 +126,6 @@ def _verbatim(text: str) -> list[nodes.paragraph]:
             ],
         )
     ]
-
-
-def _row(*cells: nodes.Node) -> nodes.row:
-    row = nodes.row()
-    for cell in cells:
-        entry = nodes.entry()
-        entry += cell if isinstance(cell, nodes.paragraph) else nodes.paragraph("", "", cell)
-        row += entry
-    return row
 
 
 def setup(app: Sphinx) -> dict[str, object]:
