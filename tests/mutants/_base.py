@@ -74,3 +74,18 @@ class AnyFuture(type):
         from reference_impl import Future  # noqa: PLC0415
 
         return isinstance(instance, Future)
+
+
+class ScriptedModulesAs:
+    """A ``fw.script`` whose scripted modules are made instances of ``cls``, a subclass of
+    the reference's ``ScriptModule`` that carries the mutation; everything else is scripted
+    as the reference scripts it. An object, not a closure, as :class:`TopLevelScript` says."""
+
+    def __init__(self, cls: type[ref.ScriptModule]) -> None:
+        self.cls = cls
+
+    def __call__(self, obj: Any, **options: Any) -> Any:
+        scripted = ref.script(obj, **options)
+        if isinstance(scripted, ref.ScriptModule) and not isinstance(obj, ref.ScriptModule):
+            scripted.__class__ = self.cls
+        return scripted

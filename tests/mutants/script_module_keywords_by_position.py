@@ -11,7 +11,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from tests.mutants._base import mutant
+from tests.mutants._base import ScriptedModulesAs, mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract(
@@ -28,12 +28,5 @@ class FlatScriptModule(ref.ScriptModule):
         return self._forward(*args, *kwargs.values())  # the mutation: keywords by position
 
 
-def script(obj: Any, **options: Any) -> Any:
-    scripted = ref.script(obj, **options)
-    if isinstance(scripted, ref.ScriptModule) and not isinstance(obj, ref.ScriptModule):
-        scripted.__class__ = FlatScriptModule
-    return scripted
-
-
 def adapter() -> Adapter:
-    return mutant("script-module-keywords-by-position", script=script)
+    return mutant("script-module-keywords-by-position", script=ScriptedModulesAs(FlatScriptModule))

@@ -12,7 +12,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from tests.mutants._base import mutant
+from tests.mutants._base import ScriptedModulesAs, mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract("SCRIPT-MODULE-1")
@@ -26,12 +26,5 @@ class EntryPointOnly(ref.ScriptModule):
         return self._forward(*args, **kwargs)
 
 
-def script(obj: Any, **options: Any) -> Any:
-    scripted = ref.script(obj, **options)
-    if isinstance(scripted, ref.ScriptModule) and not isinstance(obj, ref.ScriptModule):
-        scripted.__class__ = EntryPointOnly
-    return scripted
-
-
 def adapter() -> Adapter:
-    return mutant("scripted-forward-runs-plain", script=script)
+    return mutant("scripted-forward-runs-plain", script=ScriptedModulesAs(EntryPointOnly))
