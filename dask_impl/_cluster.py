@@ -111,12 +111,16 @@ def _close() -> None:
     with _lock:
         if _client is not None:
             cluster = _client.cluster
-            _client.close()
             if cluster is not None:
                 # Our own cluster, closed at exit: the results its workers drop
                 # ("caused the cluster to lose already computed task(s)") are
-                # wanted by nobody, and the warning would end every report.
+                # wanted by nobody, and the warning would end every report; a
+                # send still in flight between its in-process comms as they close
+                # logs "Batched Comm Closed" with a traceback that blames nobody.
                 logging.getLogger("distributed.scheduler").setLevel(logging.ERROR)
+                logging.getLogger("distributed.batched").setLevel(logging.WARNING)
+            _client.close()
+            if cluster is not None:
                 cluster.close()
             _client = None
 
