@@ -23,6 +23,8 @@ CONTRACT = contract(
         "FUTURE-THEN-1": reasons.LOOKS_DONE,
         "FUTURE-WAIT-ALL-FIRST-1": reasons.LOOKS_DONE,
         "FUTURE-FORKED-METHODS-1": reasons.LOOKS_DONE,
+        "FUTURE-VALUE-NOT-DONE-1": "its probe of a running task requires the future not done "
+        "while the task, started, is held",
         "FUTURE-WAIT-ALL-1": reasons.LOOKS_DONE,
         "NEST-ANY-POOL-1": "wait_all reads done(), always True, and gives values not yet set",
     },

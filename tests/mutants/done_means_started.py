@@ -17,11 +17,11 @@ from tests.mutants._contract import contract
 
 CONTRACT = contract(
     "FUTURE-DONE-1",
+    extras={
+        "FUTURE-VALUE-NOT-DONE-1": "its probe of a running task requires the future not done "
+        "while the task, started, is held",
+    },
     maybe={
-        "FUTURE-VALUE-NOT-DONE-1": "its probes ask done() first and check a future only while "
-        "it says not done: the mutant fails them if its task starts between that and a later "
-        "done(), which depends on when the pool takes the task (one run in CI's make mutants "
-        "passed them)",
         "FUTURE-WAIT-ALL-1": "wait_all reads a value of a future that says done while its task "
         "runs: it fails only if the task has not ended by then",
     },
