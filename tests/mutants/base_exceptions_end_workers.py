@@ -20,9 +20,11 @@ from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
 
+#: how many workers the rule's probe ends depends on how many of its tasks raise on a worker
+#: rather than in a wait that runs them: every worker, some, or none
 _DEAD_POOL = (
-    "its probes run after the rule's probe has ended every worker of the pool, which still "
-    "counts them: a scripted task starts only when waited"
+    "its probes run after the rule's probe has ended the pool's workers, which it still "
+    "counts: once every worker has ended, a scripted task starts only when waited"
 )
 _SOME_DEAD = (
     "its examples run after examples whose BaseExceptions ended some of the pool's workers, "
@@ -31,14 +33,15 @@ _SOME_DEAD = (
 
 CONTRACT = contract(
     "ERR-BASE-EXCEPTION-1",
-    extras={
+    maybe={
         "ASYNC-STARTS-1": _DEAD_POOL,
         "ASYNC-CONCURRENT-1": _DEAD_POOL,
-    },
-    maybe={
         "FUTURE-DONE-1": _SOME_DEAD,
         "FUTURE-VALUE-NOT-DONE-1": _SOME_DEAD,
         "FUTURE-FORKED-METHODS-1": _SOME_DEAD,
+        "FUTURE-ADD-DONE-CALLBACK-1": _SOME_DEAD,
+        "NEST-UNWAITED-RUNS-1": _SOME_DEAD,
+        "SCRIPT-MODULE-1": _SOME_DEAD,
     },
     slow=True,  # the probes of its later rules wait out their patience
 )

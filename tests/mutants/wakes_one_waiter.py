@@ -35,7 +35,7 @@ CONTRACT = contract(
     maybe={
         "FUTURE-DONE-FAILED-1": "its probe has 8 threads wait on each of 30 futures: a task "
         "still running when two of them arrive leaves all but one blocked, but the tasks "
-        "often end before the waiters reach them (one run of the whole spec failed it)",
+        "often end before the waiters reach them",
     },
     slow=True,  # its run sleeps out many deadlines and probes' patience
 )
