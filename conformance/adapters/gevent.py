@@ -37,11 +37,12 @@ def wait_all(greenlets: Iterable[gevent.Greenlet]) -> list[Any]:
 
 
 def collect_all(greenlets: list[gevent.Greenlet]) -> gevent.Greenlet:
-    """A greenlet that joins them all (``gevent.joinall``) and gives the same greenlets back."""
+    """A greenlet that joins them all (``gevent.joinall``) and gives the same greenlets back,
+    in a new list (the caller's list stays the caller's)."""
 
     def all_done() -> list[gevent.Greenlet]:
         gevent.joinall(greenlets)
-        return greenlets
+        return list(greenlets)
 
     return gevent.spawn(all_done)
 

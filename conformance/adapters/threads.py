@@ -64,11 +64,12 @@ def adapter() -> Adapter:
     def collect_all(
         futures: list[concurrent.futures.Future[T]],
     ) -> concurrent.futures.Future[list[concurrent.futures.Future[T]]]:
-        """A future of the same futures once all are done: a task waiting on them."""
+        """A future of the same futures, in a new list, once all are done: a task
+        waiting on them."""
 
         def all_done() -> list[concurrent.futures.Future[T]]:
             concurrent.futures.wait(futures)
-            return futures
+            return list(futures)  # the caller's list stays the caller's
 
         return pool.submit(all_done)
 
