@@ -55,12 +55,9 @@ _EMPTIED_PAST = 16 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Launch:
-    """What an executor needs to start: the project to read and the implementation."""
+    """What an executor needs to start: the implementation and the deadline of its
+    requests (each document's tests come with the first request about it)."""
 
-    srcdir: str
-    confdir: str
-    overrides: list[list[str]]
-    cache_root: str
     impl: str
     timeout: float
 

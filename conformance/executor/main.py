@@ -4,7 +4,9 @@ Started by handle.py as ``python -P -m conformance.executor.main CONFIG`` with
 two pipe ends of its own (``pass_fds``); its stdout and stderr are files the
 harness reads. The harness's first frame is the channel's token (wire.py).
 Requests name a test by (document, group, test index, variant); the answers
-carry doctest's results. One executor runs many examples (an engine's costly
+carry doctest's results. The executor never reads the project: the first
+request about a document is answered ``need_groups``, and the harness sends
+that document's groups (documents.py). One executor runs many examples (an engine's costly
 start-up is paid once); the harness replaces it after a crash, a hang or a
 timeout, and the new one rebuilds a group's namespace by replaying its
 earlier tests, reporting any replay that fails.
@@ -34,13 +36,12 @@ from _pytest.config import parse_warning_filter
 from _pytest.outcomes import OutcomeException, fail
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
-from conformance.executor import state, wire
+from conformance.executor import documents, state, wire
 from conformance.executor.describe import describe
 from conformance.executor.implementation import select
 from conformance.executor.processes import CHANNEL_EXIT, die_with_parent, watch_harness
+from conformance.sphinx_doctest.compiling import DetachedCompiler
 from conformance.sphinx_doctest.document_run import DocumentRun, SetupFailed
-from conformance.sphinx_doctest.model import document_groups
-from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 from conformance.sphinx_doctest.runners import WHERE_NOTE
 
 _MAIN = threading.main_thread()
@@ -49,13 +50,12 @@ _HELLO_WAIT = 60.0
 
 
 class Executor:
-    """The executor's state: the project, one DocumentRun per document, the adapter."""
+    """The executor's state: one DocumentRun per document it was sent, the adapter."""
 
     def __init__(self, config: dict[str, Any], channel: wire.Channel) -> None:
         self.config = config
         self.channel = channel
         self.timeout = float(config["timeout"])
-        self.project: SphinxProject | None = None
         self.adapter: Adapter | None = None
         #: the files of the implementation's modules: path -> [mtime_ns, size]
         self.code: dict[str, list[int]] = {}
@@ -68,25 +68,19 @@ class Executor:
         self.identity = channel.identity()
 
     def load(self) -> None:
-        config = self.config
-        source = SphinxSource(Path(config["confdir"]), tuple(map(tuple, config["overrides"])))
-        self.project = read_project(Path(config["srcdir"]), source, Path(config["cache_root"]))
         before = set(sys.modules)
-        self.adapter = load_adapter(config["impl"], deadline=self.timeout)
+        self.adapter = load_adapter(self.config["impl"], deadline=self.timeout)
         self.code = files_of(sys.modules[name] for name in set(sys.modules) - before)
         select(self.adapter)
         for warning_filter in self.adapter.warning_filters:
             warnings.filterwarnings(*parse_warning_filter(warning_filter, escape=False))
 
-    def document(self, docname: str) -> DocumentRun:
-        run = self.runs.get(docname)
-        if run is None:
-            assert self.project is not None
-            groups = document_groups(self.project, docname)
-            self.project.drain_warnings()
-            self.runs[docname] = run = DocumentRun(
-                groups, self.project.builder, self._replayable_in(docname)
-            )
+    def document(self, docname: str, packed: list[str]) -> DocumentRun:
+        """The document's run, made from the groups the harness ``packed`` when new."""
+        groups, optionflags = documents.unpack(packed)
+        self.runs[docname] = run = DocumentRun(
+            groups, DetachedCompiler(), optionflags, self._replayable_in(docname)
+        )
         return run
 
     def _replayable_in(self, docname: str) -> Callable[[str, int], bool]:
@@ -121,7 +115,11 @@ class Executor:
         if op == "describe":
             assert self.adapter is not None
             return describe(self.adapter, int(request["count"]), request.get("replay"))
-        run = self.document(request["doc"])
+        run = self.runs.get(request["doc"])
+        if run is None:
+            if "groups" not in request:
+                return {"need_groups": True}
+            run = self.document(request["doc"], request["groups"])
         group, variant = request["group"], request.get("variant")
         if op == "prepare":
             self.unreplayable[request["doc"]] = set(request["unreplayable"])

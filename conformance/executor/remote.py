@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from _pytest.outcomes import fail
-from sphinx.ext.doctest import DocTestBuilder, TestGroup
 
+from conformance.executor import documents
 from conformance.executor.handle import ExecutorFault, ExecutorHandle
 from conformance.executor.wire import result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
@@ -44,17 +44,13 @@ class RebuildFailed(Exception):
 class RemoteDocumentRun(DocumentRun):
     """One document's groups, run by the executor ``handle`` drives."""
 
-    def __init__(
-        self,
-        groups: dict[str, TestGroup],
-        builder: DocTestBuilder,
-        docname: str,
-        handle: ExecutorHandle,
-        replayable: Callable[[str, int], bool],
-    ) -> None:
-        super().__init__(groups, builder, replayable)
+    def __init__(self, local: DocumentRun, docname: str, handle: ExecutorHandle) -> None:
+        """The tests of ``local``, a run of document ``docname`` made here, run remotely."""
+        super().__init__(local.groups, local.compiler, local.optionflags, local.replayable)
         self.docname = docname
         self.handle = handle
+        #: the groups as the executor receives them (documents.py), made when first asked
+        self._packed: list[str] | None = None
         self.generation = handle.generation
         self.reported: set[tuple[str, str | None]] = set()
         #: (group, variant, test index) of the tests that ran here and passed
@@ -64,6 +60,10 @@ class RemoteDocumentRun(DocumentRun):
         handle = self.handle
         message = {"op": op, "doc": self.docname, "group": group, "variant": variant, **fields}
         answer = handle.request(message)
+        if "need_groups" in answer:  # an executor that has not had this document yet
+            if self._packed is None:
+                self._packed = documents.pack(self.docname, self.groups, self.optionflags)
+            answer = handle.request({**message, "groups": self._packed})
         if handle.generation != self.generation:  # a fresh executor: our groups are gone
             self.generation = handle.generation
             self.states = {key: s for key, s in self.states.items() if key == (group, variant)}

@@ -17,8 +17,6 @@ import pytest
 from conformance.adapter import AdapterError
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, Launch
 from conformance.executor.remote import RemoteDocumentRun
-from conformance.run.config import SpecLocation
-from conformance.sphinx_doctest.cache import cache_root
 from conformance.sphinx_doctest.collectors import DocumentFile
 
 #: workerinput key of the adapter's description
@@ -29,25 +27,18 @@ _DESCRIBED = pytest.StashKey[dict[str, Any]]()
 _CODE = "code"
 
 
-def make_handle(config: pytest.Config, location: SpecLocation, impl: str) -> ExecutorHandle:
-    launch = Launch(
-        srcdir=str(location.root),
-        confdir=str(location.source.confdir),
-        overrides=[list(pair) for pair in location.source.overrides],
-        cache_root=str(cache_root(config)),
-        impl=impl,
-        timeout=config.getoption("example_timeout") or 0.0,
-    )
+def make_handle(config: pytest.Config, impl: str) -> ExecutorHandle:
+    launch = Launch(impl=impl, timeout=config.getoption("example_timeout") or 0.0)
     handle = config.stash[HANDLE] = ExecutorHandle(launch)
     return handle
 
 
-def describer(config: pytest.Config, location: SpecLocation) -> Any:
+def describer(config: pytest.Config) -> Any:
     """The ``describe(impl, count, replay)`` configure_run calls."""
 
     def describe(impl: str, count: int, replay: str | None) -> dict[str, Any]:
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
-        handle = make_handle(config, location, impl)
+        handle = make_handle(config, impl)
         if workerinput is not None and ADAPTER_KEY in workerinput:
             data: dict[str, Any] = workerinput[ADAPTER_KEY]
             handle.code = data.get(_CODE)  # the code the run began with is the run's
@@ -90,13 +81,7 @@ def run_remotely(parent: DocumentFile) -> None:
     """The document's tests run in this process's executor."""
     document = parent.document
     local = document.run
-    document.run = RemoteDocumentRun(
-        local.groups,
-        local.builder,
-        document.docname,
-        parent.config.stash[HANDLE],
-        local.replayable,
-    )
+    document.run = RemoteDocumentRun(local, document.docname, parent.config.stash[HANDLE])
 
 
 __all__ = ["ADAPTER_KEY", "HANDLE", "controller_done", "describer", "run_remotely"]

@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from types import CodeType, FunctionType, TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from sphinx.ext.doctest import DocTestBuilder
 
@@ -38,9 +38,28 @@ _running: dict[str, Place] = {}
 _code_places: dict[int, tuple[CodeType, Place]] = {}
 
 
+class Compiler(Protocol):
+    """What :func:`compiling` uses of Sphinx's ``DocTestBuilder``: ``compile`` and its mode."""
+
+    type: str
+
+    def compile(self, code: str, name: str, type: str, flags: Any, dont_inherit: bool) -> Any: ...
+
+
+class DetachedCompiler:
+    """``DocTestBuilder.compile`` without a builder, for a process that runs tests it did
+    not read (the executor: the harness read the project). The method is Sphinx's own
+    function; only its ``self``, which holds the mode it reads, is this object."""
+
+    compile = DocTestBuilder.compile
+
+    def __init__(self) -> None:
+        self.type = "single"
+
+
 @contextmanager
 def compiling(
-    builder: DocTestBuilder, mode: str, test: doctest.DocTest, places: list[Place]
+    builder: Compiler, mode: str, test: doctest.DocTest, places: list[Place]
 ) -> Iterator[None]:
     """Run ``test`` compiling as Sphinx would, knowing where each example came from."""
     names = {f"<doctest {test.name}[{number}]>": place for number, place in enumerate(places)}
@@ -169,4 +188,4 @@ def _plain_frame(tb: TracebackType) -> traceback.FrameSummary:
     return traceback.FrameSummary(code.co_filename, tb.tb_lineno, code.co_name, line=text)
 
 
-__all__ = ["Place", "compiling", "format_exception"]
+__all__ = ["Compiler", "DetachedCompiler", "Place", "compiling", "format_exception"]

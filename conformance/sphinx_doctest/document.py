@@ -113,7 +113,8 @@ class SphinxDocument(Document):
         if warned:
             warnings.warn(SphinxDoctestWarning(warned.strip()), stacklevel=1)
         self.specs = test_specs(groups)
-        self.run = DocumentRun(groups, project.builder, self.replayable)
+        flags: int = project.config.doctest_default_flags
+        self.run = DocumentRun(groups, project.builder, flags, self.replayable)
         self._regions: dict[int, Region] = {}
         self._path = Path(path).resolve()
         self._lines = LineNumberOffsets(text)

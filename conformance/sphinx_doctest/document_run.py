@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from sphinx.ext.doctest import DocTestBuilder, TestCode, TestGroup, parser
+from sphinx.ext.doctest import TestCode, TestGroup, parser
 
-from conformance.sphinx_doctest.compiling import Place
+from conformance.sphinx_doctest.compiling import Compiler, Place
 from conformance.sphinx_doctest.model import Test, block_of
 from conformance.sphinx_doctest.runners import QuietRunner, Runner, RunResult, run_doctest
 
@@ -59,12 +59,14 @@ class DocumentRun:
     def __init__(
         self,
         groups: dict[str, TestGroup],
-        builder: DocTestBuilder,
+        compiler: Compiler,
+        optionflags: int,
         replayable: Callable[[str, int], bool] = lambda group, index: True,
     ) -> None:
         self.groups = groups
-        self.builder = builder
-        optionflags: int = builder.config.doctest_default_flags
+        #: the builder, whose compile mode is switched per test as Sphinx's is
+        self.compiler = compiler
+        #: the project's doctest_default_flags
         self.optionflags = optionflags
         #: (group, test index) -> may that test be replayed to rebuild a namespace?
         self.replayable = replayable
@@ -102,7 +104,7 @@ class DocumentRun:
             if self.replayable(group, earlier):
                 made = make_doctest(group, self.groups[group].tests[earlier], state.namespace)
                 if made is not None:
-                    replay = run_doctest(QuietRunner(self.optionflags), self.builder, *made)
+                    replay = run_doctest(QuietRunner(self.optionflags), self.compiler, *made)
                     if replay.failed:
                         self.replay_failures.append((earlier, replay))
         state.next_test = index
@@ -115,7 +117,7 @@ class DocumentRun:
         made = make_doctest(group, self.groups[group].tests[index], state.namespace)
         if made is None:
             return None
-        return run_doctest(self.test_runner, self.builder, *made)
+        return run_doctest(self.test_runner, self.compiler, *made)
 
     def cleanup(self, group: str, variant: str | None = None) -> RunResult | None:
         """Run the group's cleanup once, unless its setup failed; None if nothing ran."""
@@ -145,7 +147,7 @@ class DocumentRun:
         )
         sim_doctest.globs = namespace
         places = [(block_of(code).location, 0) for code in testcodes]
-        return run_doctest(runner, self.builder, sim_doctest, "exec", places)
+        return run_doctest(runner, self.compiler, sim_doctest, "exec", places)
 
 
 def make_doctest(

@@ -19,10 +19,10 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from _pytest.outcomes import OutcomeException
-from sphinx.ext.doctest import DocTestBuilder, SphinxDocTestRunner
+from sphinx.ext.doctest import SphinxDocTestRunner
 
 from conformance.sphinx_doctest.capped import CappedOutput
-from conformance.sphinx_doctest.compiling import Place, compiling, format_exception
+from conformance.sphinx_doctest.compiling import Compiler, Place, compiling, format_exception
 from conformance.sphinx_doctest.model import Location
 
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType]
@@ -150,7 +150,7 @@ class QuietRunner(Runner):
 
 
 def run_doctest(
-    runner: Runner, builder: DocTestBuilder, test: doctest.DocTest, mode: str, places: list[Place]
+    runner: Runner, compiler: Compiler, test: doctest.DocTest, mode: str, places: list[Place]
 ) -> RunResult:
     """``runner.run(test)`` as Sphinx calls it; a stray KeyboardInterrupt fails its example."""
     report: list[str] = []
@@ -158,7 +158,7 @@ def run_doctest(
     runner.collected = []
     runner.current = None
     before = runner.tries
-    with compiling(builder, mode, test, places):
+    with compiling(compiler, mode, test, places):
         try:
             runner.run(test, out=report.append, clear_globs=False)
         except OutcomeException as exc:

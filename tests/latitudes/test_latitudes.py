@@ -13,8 +13,8 @@ reference is not, and the suite must pass every MUST of it:
   SHOULDs its ``LATITUDE`` names, and must fail each of them (else it takes no
   latitude); nothing else.
 
-Each runs through ``forkwait-conformance`` in a subprocess, as a third party would
-run it (``--report``, several at a time): on the whole spec, or, for a variant whose
+Each runs through ``forkwait-conformance`` in a process of its own, as a third party
+would run it (``--report``, several at a time; tests/implementation_runs.py): on the whole spec, or, for a variant whose
 change only examples using some word can reach (``add_done_callback``), on the
 requirements whose examples use it; under the controlled schedules only where a
 controlled run goes through its change. An example that fails one of them leans
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import os
 import re
 import subprocess
 import sys
@@ -49,7 +48,7 @@ from conformance.catalog.vocabulary import PROFILES
 from tests.implementation_runs import PARALLEL_RUNS, Run, run_all, run_suite
 from tests.latitudes._known import KNOWN, MAY_EXEMPT, PROSE_LATITUDES, SHOULD_EXEMPT
 from tests.latitudes._variant import Latitude
-from tests.paths import DOCS, REPO
+from tests.paths import DOCS, REPO, checkout_on_path
 
 HERE = REPO / "tests" / "latitudes"
 # every suite run happens in the first test's setup: more than the default 120 s
@@ -242,7 +241,7 @@ def test_the_variant_takes_its_latitude(name: str) -> None:
     if not latitude.shows:
         assert latitude.may_fail, f"{name} neither shows its latitude nor fails a SHOULD"
         return
-    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env = checkout_on_path()
     result = subprocess.run(
         [sys.executable, "-c", _SHOW, name],
         capture_output=True, text=True, timeout=120, check=False, env=env, cwd=REPO,

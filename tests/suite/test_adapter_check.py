@@ -16,7 +16,7 @@ from pathlib import Path
 from conformance.adapter import load_adapter
 from conformance.executor.describe import surface_problems
 from conformance.reports.json_report import read_report
-from tests.paths import REPO
+from tests.paths import REPO, checkout_on_path
 
 ROOT = REPO
 BROKEN = "tests.suite.adapters.unusable_future:adapter"
@@ -51,6 +51,7 @@ def test_the_run_lists_them_once_before_the_examples_and_goes_on(tmp_path: Path)
             "--report", str(report), "-p", "no:hypothesispytest",
         ],
         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+        env=checkout_on_path(),
     )  # fmt: skip
     output = result.stdout
     assert result.returncode == 1, output + result.stderr
@@ -72,6 +73,7 @@ def test_a_run_says_the_check_ran_when_it_finds_nothing(tmp_path: Path) -> None:
             "-k", "FORK-CALLS-1", "-p", "no:hypothesispytest",
         ],
         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+        env=checkout_on_path(),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     said = [line for line in result.stdout.splitlines() if line.startswith("adapter check:")]

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from conformance.catalog.files import spec_conf_dir
 from conformance.executor import processes
 from conformance.executor.handle import ExecutorHandle, ExecutorUnavailable, Launch
 from conformance.reports.json_report import read_report
@@ -40,8 +39,7 @@ def test_an_executor_with_asserts_off_refuses_to_run_examples(
         return [sys.executable, "-O", "-m", module, config]
 
     monkeypatch.setattr(processes, "command", optimized)
-    folder = write_spec(tmp_path, "crash")
-    launch = Launch(str(folder), str(spec_conf_dir()), [], str(tmp_path / "cache"), "reference", 60)
+    launch = Launch("reference", 60)
     handle = ExecutorHandle(launch)
     try:
         with pytest.raises(ExecutorUnavailable, match="asserts off"):

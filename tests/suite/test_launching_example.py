@@ -3,13 +3,12 @@ stderr is in its output, and every line of the example is shown, none cut."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from tests.paths import REPO
+from tests.paths import REPO, checkout_on_path
 from tests.suite.adapters.launch_fails import REFUSAL
 
 ROOT = REPO
@@ -25,7 +24,7 @@ LAUNCH_LINES = (
 
 def failure_of_lifecycle_exit(adapter: str) -> str:
     """What the command prints when ``adapter`` runs LIFECYCLE-EXIT-1 alone."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env = checkout_on_path()
     env.pop("FORKWAIT_IMPL", None)
     done = subprocess.run(
         [sys.executable, "-m", "conformance.cli", "--impl", adapter, "-k", "LIFECYCLE-EXIT-1",

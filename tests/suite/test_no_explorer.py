@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from conformance.reports.json_report import read_report
+from tests.paths import checkout_on_path
 from tests.suite.test_isolation import ROOT
 
 ADAPTER = "tests.suite.adapters.no_explorer:adapter"
@@ -29,6 +30,7 @@ def test_the_rules_that_check_an_explorer_are_skipped_with_the_reason(tmp_path: 
         [sys.executable, "-m", "conformance.cli", "--impl", ADAPTER,
          "-k", " or ".join(EXPLORER_RULES), "--report", str(report)],
         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT,
+        env=checkout_on_path(),
     )  # fmt: skip
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
