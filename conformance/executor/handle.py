@@ -55,9 +55,11 @@ _EMPTIED_PAST = 16 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Launch:
-    """What an executor needs to start: the implementation and the deadline of its
-    requests (each document's tests come with the first request about it)."""
+    """What an executor needs to start: the folder of the project's ``conf.py``, the
+    implementation and the deadline of its requests (each document's tests come with
+    the first request about it)."""
 
+    confdir: str
     impl: str
     timeout: float
 

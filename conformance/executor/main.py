@@ -34,6 +34,8 @@ from typing import Any, NoReturn
 
 from _pytest.config import parse_warning_filter
 from _pytest.outcomes import OutcomeException, fail
+from sphinx.config import eval_config_file
+from sphinx.util.tags import Tags
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
 from conformance.executor import documents, state, wire
@@ -68,6 +70,7 @@ class Executor:
         self.identity = channel.identity()
 
     def load(self) -> None:
+        configure_like_sphinx(Path(self.config["confdir"]))
         before = set(sys.modules)
         self.adapter = load_adapter(self.config["impl"], deadline=self.timeout)
         self.code = files_of(sys.modules[name] for name in set(sys.modules) - before)
@@ -156,6 +159,17 @@ class Executor:
             _broken()
         if "broken" in message:
             _broken()
+
+
+def configure_like_sphinx(confdir: Path) -> None:
+    """Run the project's ``conf.py`` here as Sphinx runs it (``eval_config_file``), once,
+    before any test: under ``sphinx-build`` the tests run in the process that ran it, so
+    what it does to that process (a folder put on ``sys.path``, an environment variable)
+    is there for them. Its extensions' ``setup`` does not run here: the harness ran them
+    reading the project, and what they give the tests travels in their groups."""
+    conf = confdir / "conf.py"
+    if conf.is_file():
+        eval_config_file(conf, Tags())
 
 
 def _broken() -> NoReturn:

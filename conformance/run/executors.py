@@ -17,6 +17,7 @@ import pytest
 from conformance.adapter import AdapterError
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, Launch
 from conformance.executor.remote import RemoteDocumentRun
+from conformance.run.config import SpecLocation
 from conformance.sphinx_doctest.collectors import DocumentFile
 
 #: workerinput key of the adapter's description
@@ -27,18 +28,22 @@ _DESCRIBED = pytest.StashKey[dict[str, Any]]()
 _CODE = "code"
 
 
-def make_handle(config: pytest.Config, impl: str) -> ExecutorHandle:
-    launch = Launch(impl=impl, timeout=config.getoption("example_timeout") or 0.0)
+def make_handle(config: pytest.Config, location: SpecLocation, impl: str) -> ExecutorHandle:
+    launch = Launch(
+        confdir=str(location.source.confdir),
+        impl=impl,
+        timeout=config.getoption("example_timeout") or 0.0,
+    )
     handle = config.stash[HANDLE] = ExecutorHandle(launch)
     return handle
 
 
-def describer(config: pytest.Config) -> Any:
+def describer(config: pytest.Config, location: SpecLocation) -> Any:
     """The ``describe(impl, count, replay)`` configure_run calls."""
 
     def describe(impl: str, count: int, replay: str | None) -> dict[str, Any]:
         workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
-        handle = make_handle(config, impl)
+        handle = make_handle(config, location, impl)
         if workerinput is not None and ADAPTER_KEY in workerinput:
             data: dict[str, Any] = workerinput[ADAPTER_KEY]
             handle.code = data.get(_CODE)  # the code the run began with is the run's

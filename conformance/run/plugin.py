@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if not in_scope(config, location.root):
             check_not_another_spec(config, location.root)
             return  # this run collects no spec document (e.g. unit tests only)
-        setup = configure_run(config, location, executors.describer(config))
+        setup = configure_run(config, location, executors.describer(config, location))
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
         handle = config.stash.get(executors.HANDLE, None)
         if handle is not None:  # the adapter was described; a later check failed

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.catalog.files import spec_conf_dir
 from conformance.executor import processes
 from conformance.executor.handle import ExecutorHandle, ExecutorUnavailable, Launch
 from conformance.reports.json_report import read_report
@@ -39,7 +40,7 @@ def test_an_executor_with_asserts_off_refuses_to_run_examples(
         return [sys.executable, "-O", "-m", module, config]
 
     monkeypatch.setattr(processes, "command", optimized)
-    launch = Launch("reference", 60)
+    launch = Launch(str(spec_conf_dir()), "reference", 60)
     handle = ExecutorHandle(launch)
     try:
         with pytest.raises(ExecutorUnavailable, match="asserts off"):

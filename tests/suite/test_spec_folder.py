@@ -67,3 +67,30 @@ def test_the_examples_of_a_refused_requirement_are_not_counted_for_the_one_above
         "FAULT-1": ("passed", ""),  # A.B-1's crash is not its own
         "OK-AFTER-2": ("passed", ""),
     }, output
+
+
+def test_what_the_spec_s_conf_py_does_to_its_process_is_there_for_the_examples(
+    tmp_path: Path,
+) -> None:
+    """Under sphinx-build the examples run in the process that ran conf.py, in its folder:
+    a folder it puts on sys.path (relative to that folder) is importable by them."""
+    folder = tmp_path / "spec"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "lib" / "helper_of_the_spec.py").write_text("ANSWER = 42\n")
+    (folder / "conf.py").write_text(
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.abspath('lib'))\n"
+        "os.environ['SET_BY_CONF'] = 'yes'\n"
+        "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements']\n"
+    )
+    (folder / "index.rst").write_text(
+        "Conf\n====\n\n.. requirement:: CONF-1\n   :profile: core\n   :level: MUST\n\n"
+        "   It MUST see what conf.py did.\n\n"
+        ".. testcode::\n\n   import os\n   import helper_of_the_spec\n"
+        "   print(helper_of_the_spec.ANSWER, os.environ['SET_BY_CONF'])\n\n"
+        ".. testoutput::\n\n   42 yes\n"
+    )
+    with suite(folder) as process:
+        output = finish(process)
+    assert process.returncode == 0, output
+    assert outcomes(read_report(folder / "report.json"))["CONF-1"] == ("passed", "")
