@@ -1,16 +1,14 @@
 """Runs of ``forkwait-conformance`` against implementations of this project's tests.
 
 The mutant suite (implementations wrong in one way) and the latitude catalogue
-(implementations right in a way the reference is not) both run the installed
-command in a subprocess, as a third party would, several at a time, and read the
-JSON report. This module is that run, once.
+(implementations right in a way the reference is not) both run the command in a
+process of its own, as a third party would, several at a time, and read the JSON
+report. This module is that run, once; preloaded_command.py starts the process.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.reports.json_report import RunReport, read_report
-from tests.paths import REPO
+from tests import preloaded_command
+from tests.paths import REPO, checkout_on_path
+from tests.preloaded_command import run_command
 
 #: each run's --example-timeout. No passing example may come near it under load, or its
 #: verdict depends on the machine: the slowest, LIFECYCLE-EXIT-1's, starts a new
@@ -68,32 +68,34 @@ def run_suite(
 ) -> Run:
     """``forkwait-conformance --impl impl`` with ``args``, this checkout on ``PYTHONPATH``
     (so that ``tests.mutants.NAME:adapter`` imports) and ``env`` added to the environment."""
-    environment = {
-        **os.environ,
-        **(env or {}),
-        "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-    }
+    environment = checkout_on_path({**os.environ, **(env or {})})
     environment.pop("FORKWAIT_IMPL", None)
     command = [
-        sys.executable, "-m", "conformance.cli", "--impl", impl,
+        "--impl", impl,
         "--example-timeout", EXAMPLE_TIMEOUT, "--report", str(report), "-q",
         # a pytest option: hypothesis's plugin (installed for this project's own tests)
         # costs two seconds of a one-second run, importing hypothesis at its end
         "-p", "no:hypothesispytest",
         *args,
     ]  # fmt: skip
+    output = report.with_suffix(".out")
     start = time.monotonic()
-    result = subprocess.run(
-        command, capture_output=True, text=True, timeout=900, check=False,
-        env=environment, cwd=REPO,
-    )  # fmt: skip
+    returncode = run_command(command, environment, REPO, output)
     seconds = time.monotonic() - start
-    return Run(result.returncode, result.stdout + result.stderr, read_report(report), seconds)
+    printed = (
+        output.read_text(encoding="utf-8", errors="replace")
+        if output.is_file()
+        else f"(the run's process ended with status {returncode} before it printed anything)"
+    )
+    return Run(returncode, printed, read_report(report), seconds)
 
 
 def run_all(runs: Mapping[str, Callable[[], Run]]) -> dict[str, Run]:
     """Every run, :data:`PARALLEL_RUNS` at a time, started in the order given (put the
     slowest first: the rest fill in around them)."""
-    with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
-        futures = {name: pool.submit(run) for name, run in runs.items()}
-        return {name: future.result() for name, future in futures.items()}
+    try:
+        with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
+            futures = {name: pool.submit(run) for name, run in runs.items()}
+            return {name: future.result() for name, future in futures.items()}
+    finally:
+        preloaded_command.stop()

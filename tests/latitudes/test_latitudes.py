@@ -14,13 +14,14 @@ reference is not, and the suite must pass every MUST of it:
   latitude); nothing else.
 
 Each runs through ``forkwait-conformance`` in a process of its own, as a third party
-would run it (``--report``, several at a time; tests/implementation_runs.py): on the whole spec, or, for a variant whose
-change only examples using some word can reach (``add_done_callback``), on the
-requirements whose examples use it; under the controlled schedules only where a
-controlled run goes through its change. An example that fails one of them leans
-on something no sentence states: ``KNOWN`` (``_known.py``) lists each, by requirement and
-example, with what it leans on, and the run must fail exactly those. The list is
-the spec's to-do; an example listed that passes fails here, so it stays true.
+would run it (``--report``, several at a time; tests/implementation_runs.py): on the
+whole spec, or, for a variant whose change only examples using some word can reach
+(``add_done_callback``), on the requirements whose examples use it; under the
+controlled schedules only where a controlled run goes through its change. An example
+that fails one of them leans on something no sentence states: ``KNOWN``
+(``_known.py``) lists each, by requirement and example, with what it leans on, and the
+run must fail exactly those. The list is the spec's to-do; an example listed that
+passes fails here, so it stays true.
 
 Every SHOULD of the spec must be taken by a variant (its ``may_fail``), every
 requirement whose text grants a MAY named by one (its ``where``), and every

@@ -5,10 +5,10 @@ reference in one deliberate, realistic way, and declares what that costs it:
 ``CONTRACT = contract(...)`` (tests/mutants/_contract.py) names the rules its
 mutation breaks and every other rule it fails, each with the reason. This
 runner reads those declarations (tests/mutants/_catalogue.py), runs each
-mutant through ``forkwait-conformance`` in a subprocess, as a third party
-would run it, and holds it to its contract. Every MUST of the spec must be
-broken by at least one mutant. The mutation matrix (requirement x mutants that
-fail it) is printed in the terminal summary.
+mutant through ``forkwait-conformance`` in a process of its own, as a third
+party would run it (tests/implementation_runs.py), and holds it to its contract.
+Every MUST of the spec must be broken by at least one mutant. The mutation matrix
+(requirement x mutants that fail it) is printed in the terminal summary.
 
 Two scopes, one catalogue. ``make test`` runs each mutant on the rules it
 breaks (``-k``): the run fails and each of those rules fails, so every MUST
@@ -176,7 +176,10 @@ def timing_dependent(
     checked = missing | unexpected
     if not checked:
         return missing, unexpected
-    reruns = [run_mutant(name, folder / f"{name}-{n}.json").failed() for n in range(RERUNS)]
+    again = {
+        f"{name}-{n}": partial(run_mutant, name, folder / f"{name}-{n}.json") for n in range(RERUNS)
+    }
+    reruns = [run.failed() for run in run_all(again).values()]
     failed_again = checked & set[str]().union(*reruns)
     passed_again = checked - reduce(operator.and_, reruns)
     for rid in sorted(missing & failed_again):
