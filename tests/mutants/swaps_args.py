@@ -29,6 +29,8 @@ CONTRACT = contract(
         "KWARGS-DEFAULTS-1": reasons.TWO_POSITIONAL,
         "MODULE-FORK-1": reasons.TWO_POSITIONAL,
         "MODULE-RETURNS-FUTURES-1": reasons.TWO_POSITIONAL,
+        "SCRIPT-FORKS-TRACED-1": "its probe forks the traced module spread(y, x), which runs as "
+        "spread(x, y)",
         "SCRIPT-SAME-RESULT-1": "partial_sum(half, 0) is an empty sum, scripted or not",
         "TRACE-NESTED-1": "its probe forks nest(x, depth), which runs as nest(depth, x)",
     },
