@@ -21,6 +21,7 @@ CONTRACT = contract(
         "FUTURE-ANNOTATIONS-1": "the probe gives a task a future as an argument",
         "FUTURE-CONTAINERS-1": "its probes 4 and 5 give tasks as an argument the future they "
         "return in a tuple, a dict and an optional",
+        "FUTURE-RETURNED-1": "its probes 4 and 5 give a task as an argument the future it returns",
         "WAIT-SAME-OBJECT-1": "the probe hands a future to 8 tasks",
     },
 )
