@@ -17,6 +17,8 @@ CONTRACT = contract(
     "FUTURE-RETURNED-1",
     extras={
         "FORK-RETURNS-FUTURE-1": "the probe's task returns a future",
+        "FUTURE-CONTAINERS-1": "its probes' tasks return a future as an optional, and waiting "
+        "on them gives that future's value, not the future",
         "FUTURE-CREATE-1": "its probe sets another future as a value",
     },
 )

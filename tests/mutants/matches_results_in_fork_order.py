@@ -21,6 +21,10 @@ CONTRACT = contract(
         "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
         "FORK-RETURNS-FUTURE-1": "the probe's caller waits on its forks out of order",
         "FUTURE-ARGUMENT-1": "the caller waits on its second and third forks, not the first",
+        "FUTURE-CONTAINERS-1": "its probe 4 waits on the forks it gave its first fork to, and "
+        "on the first only after them",
+        "FUTURE-RETURNED-1": "its probe 4 waits on the fork it gave its first fork to, and on "
+        "the first only after it",
         "NEST-UNWAITED-RUNS-1": "the probe waits on some forks and not others",
         "WAIT-SAME-OBJECT-1": "probe 5 waits on each of 20,000 forks as soon as it is made",
     },

@@ -16,6 +16,8 @@ CONTRACT = contract(
     "FUTURE-ANNOTATIONS-1",
     extras={
         "FUTURE-CONTAINERS-1": "the example passes futures in containers to scripted code",
+        "FUTURE-RETURNED-1": "its probe 5 gives the future a task returned to a scripted "
+        "function, which waits on it",
     },
 )
 

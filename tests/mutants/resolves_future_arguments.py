@@ -19,6 +19,9 @@ CONTRACT = contract(
         "FUTURE-WAIT-ALL-FIRST-1": reasons.PREVIOUS_FUTURE_AS_ARGUMENT,
         "ERR-WAIT-AGAIN-1": reasons.WAITS_AGAIN_IN_A_TASK,
         "FUTURE-ANNOTATIONS-1": "the probe gives a task a future as an argument",
+        "FUTURE-CONTAINERS-1": "its probes 4 and 5 give tasks as an argument the future they "
+        "return in a tuple, a dict and an optional",
+        "FUTURE-RETURNED-1": "its probes 4 and 5 give a task as an argument the future it returns",
         "WAIT-SAME-OBJECT-1": "the probe hands a future to 8 tasks",
     },
 )

@@ -25,6 +25,7 @@ CONTRACT = contract(
         "FORK-BUILTINS-1": reasons.TWO_POSITIONAL,
         "FORK-CALLS-1": reasons.TWO_POSITIONAL,
         "FUTURE-ANNOTATIONS-1": reasons.TWO_POSITIONAL,
+        "FUTURE-CONTAINERS-1": reasons.TWO_POSITIONAL,
         "FUTURE-ARGUMENT-1": "consume(fut, 10) runs as consume(10, fut): it waits on 10",
         "KWARGS-DEFAULTS-1": reasons.TWO_POSITIONAL,
         "MODULE-FORK-1": reasons.TWO_POSITIONAL,
