@@ -74,14 +74,15 @@ peers:
 	$(PEERS_VENV)/bin/python -m pip install -q -e . 'pytest-sphinx==0.7.1' 'pytest-doctestplus==1.7.1'
 	$(PEERS_VENV)/bin/python benchmarks/peers.py
 
-## the unit tests, the differential suite, the mutant suite, the browser test and the spec's
-## examples, stage by stage, each under a header that says what it runs (tests/stages.py);
-## STAGES=mutants (or another stage's name) runs only that one
+## the unit tests, the differential suite, the browser test and the spec's examples, stage by
+## stage, each under a header that says what it runs (tests/stages.py); STAGES=differential
+## (or another stage's name) runs only that one, and STAGES=mutants each mutant on the rules it
+## breaks (the mutants' runs are make mutants', on the whole spec, which CI runs)
 test: $(call venv)
 	$(BIN)/python -m tests.stages $(STAGES)
 
 ## the mutant suite on the whole spec: each mutant fails exactly its rules and their declared
-## extras (make test runs each on the rules it breaks only)
+## extras (make test STAGES=mutants runs each on the rules it breaks only)
 mutants: $(call venv)
 	FORKWAIT_MUTANTS=whole-spec $(BIN)/pytest -n 0 tests/mutants/test_mutants.py
 

@@ -78,3 +78,15 @@ def test_a_run_of_passing_stages_passes(
     monkeypatch.chdir(tmp_path)
     assert stages.run([stages.Stage("passes", "a stage that passes", ("test_passes.py",))]) == 0
     assert "every stage passed (1 of 1)" in capfd.readouterr().out
+
+
+def test_make_test_leaves_out_only_the_mutant_runs_and_ci_runs_them() -> None:
+    """The mutants' runs are not make test's, so CI must run them: make check (what .ci/run
+    runs) has make mutants among its prerequisites."""
+    assert [stage.name for stage in stages.STAGES if not stage.default] == ["mutants"]
+    assert [stage.name for stage in stages.DEFAULT] == [
+        s.name for s in stages.STAGES if s.name != "mutants"
+    ]
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    check = makefile.partition("\ncheck: docs-tools")[2].partition("\n\n")[0]
+    assert " test mutants " in check.replace("\\\n", " ").replace("\t", " "), check
