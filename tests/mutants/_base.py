@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter, Explorer
 from conformance.adapters.reference import adapter as reference_adapter
 from reference_impl._thread_state import local
+from reference_impl.schedules.controlled import ControlledRun
 
 
 def mutant(
@@ -89,3 +91,23 @@ class ScriptedModulesAs:
         if isinstance(scripted, ref.ScriptModule) and not isinstance(obj, ref.ScriptModule):
             scripted.__class__ = self.cls
         return scripted
+
+
+class ScheduleWithTheRest:
+    """An explorer's ``use``: the reference's schedule, with ``ControlledRun._run_the_rest``
+    (how a controlled run finishes the tasks left when its top-level call returns) replaced
+    by ``run_the_rest`` while it is in use. An object, not a closure, as
+    :class:`TopLevelScript` says."""
+
+    def __init__(self, run_the_rest: Callable[[ControlledRun], None]) -> None:
+        self.run_the_rest = run_the_rest
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        reference = ControlledRun._run_the_rest
+        ControlledRun._run_the_rest = self.run_the_rest  # type: ignore[method-assign,assignment]
+        try:
+            with ref.use_schedule(name):
+                yield
+        finally:
+            ControlledRun._run_the_rest = reference  # type: ignore[method-assign]

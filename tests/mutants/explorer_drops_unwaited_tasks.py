@@ -7,13 +7,10 @@ fork) MUST still run, to completion, before the top-level call returns or
 raises".
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from conformance.adapter import Adapter, Explorer
-from reference_impl import default_schedules, use_schedule
+from reference_impl import default_schedules
 from reference_impl.schedules.controlled import ControlledRun
-from tests.mutants._base import mutant
+from tests.mutants._base import ScheduleWithTheRest, mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract("EXPLORER-FINISHES-1")
@@ -23,17 +20,6 @@ def _return_at_once(run: ControlledRun) -> None:
     """The mutation: the call returns without running the tasks nobody waited on."""
 
 
-@contextmanager
-def use(name: str) -> Iterator[None]:
-    run_the_rest = ControlledRun._run_the_rest
-    ControlledRun._run_the_rest = _return_at_once  # type: ignore[method-assign,assignment]
-    try:
-        with use_schedule(name):
-            yield
-    finally:
-        ControlledRun._run_the_rest = run_the_rest  # type: ignore[method-assign]
-
-
 def adapter() -> Adapter:
-    explorer = Explorer(schedules=default_schedules, use=use)
+    explorer = Explorer(schedules=default_schedules, use=ScheduleWithTheRest(_return_at_once))
     return mutant("explorer-drops-unwaited-tasks", explorer=explorer)
