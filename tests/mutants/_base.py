@@ -111,3 +111,31 @@ class ScheduleWithTheRest:
                 yield
         finally:
             ControlledRun._run_the_rest = reference  # type: ignore[method-assign]
+
+
+def futures_waited_in_containers(value: Any) -> Any:
+    """``value`` with each future directly inside a tuple or dict replaced by its value: what
+    a runtime that converts containers into values of its own does to them."""
+    if isinstance(value, tuple):
+        return tuple(ref.wait(v) if isinstance(v, ref.Future) else v for v in value)
+    if isinstance(value, dict):
+        return {k: ref.wait(v) if isinstance(v, ref.Future) else v for k, v in value.items()}
+    return value
+
+
+class ForkChangingResults:
+    """A ``fw.fork`` whose tasks give ``change(result)`` instead of their result (the
+    mutation); a non-callable is refused as the reference refuses it. An object, not a
+    closure, as :class:`TopLevelScript` says."""
+
+    def __init__(self, change: Callable[[Any], Any]) -> None:
+        self.change = change
+
+    def __call__(self, func: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if not callable(func):
+            return ref.fork(func, *args, **kwargs)  # raises TypeError, as the reference does
+        return ref.fork(_changed, self.change, func, *args, **kwargs)
+
+
+def _changed(change: Callable[[Any], Any], func: Any, /, *args: Any, **kwargs: Any) -> Any:
+    return change(func(*args, **kwargs))

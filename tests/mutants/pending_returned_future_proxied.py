@@ -12,7 +12,7 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from tests.mutants._base import mutant
+from tests.mutants._base import ForkChangingResults, mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract(
@@ -28,18 +28,11 @@ def _inner_value(fut: Any) -> Any:
     return fut.wait()
 
 
-def _run(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    value = func(*args, **kwargs)
+def _linked_copy(value: Any) -> Any:
     if isinstance(value, ref.Future) and not value.done():
         return value.then(_inner_value)  # the mutation: a linked copy, not the future itself
     return value
 
 
-def fork(func: Any, /, *args: Any, **kwargs: Any) -> Any:
-    if not callable(func):
-        return ref.fork(func, *args, **kwargs)  # raises TypeError, as the reference does
-    return ref.fork(_run, func, *args, **kwargs)
-
-
 def adapter() -> Adapter:
-    return mutant("pending-returned-future-proxied", fork=fork)
+    return mutant("pending-returned-future-proxied", fork=ForkChangingResults(_linked_copy))

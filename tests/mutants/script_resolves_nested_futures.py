@@ -13,18 +13,10 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
-from tests.mutants._base import mutant
+from tests.mutants._base import futures_waited_in_containers, mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract("FUTURE-CONTAINERS-1")
-
-
-def _converted(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return tuple(ref.wait(v) if isinstance(v, ref.Future) else v for v in value)
-    if isinstance(value, dict):
-        return {k: ref.wait(v) if isinstance(v, ref.Future) else v for k, v in value.items()}
-    return value
 
 
 def script(obj: Any, **options: Any) -> Any:
@@ -34,8 +26,8 @@ def script(obj: Any, **options: Any) -> Any:
 
     @functools.wraps(obj)
     def call(*args: Any, **kwargs: Any) -> Any:
-        args = tuple(_converted(arg) for arg in args)
-        kwargs = {key: _converted(value) for key, value in kwargs.items()}
+        args = tuple(futures_waited_in_containers(arg) for arg in args)
+        kwargs = {key: futures_waited_in_containers(value) for key, value in kwargs.items()}
         return scripted(*args, **kwargs)
 
     return call

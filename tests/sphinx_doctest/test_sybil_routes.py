@@ -17,8 +17,8 @@ from sybil import Sybil
 
 from conformance.sphinx_doctest import sphinx_sybil
 from conformance.sphinx_doctest.entry import SphinxSybilCollection
+from tests.paths import REPO, checkout_on_path
 
-REPO = Path(__file__).resolve().parents[2]
 CLASSES = "tests.sphinx_doctest.item_classes"
 
 CONF = 'extensions = ["sphinx.ext.doctest"]\ndoctest_global_setup = "base = 40"\n'
@@ -82,8 +82,7 @@ def run_pytest(
     cwd: Path, *args: str, command: list[str] = PYTEST
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
     """Run pytest (or the CLI); the items it collected, as ``{nodeid: "Class is-a-SybilItem"}``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    env = checkout_on_path({k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
     done = subprocess.run(
         [*command, *args, "-p", CLASSES, "-p", "no:cacheprovider", "-s"],
         cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=300,
