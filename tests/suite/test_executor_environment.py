@@ -34,7 +34,7 @@ def test_pythonoptimize_in_the_environment_does_not_strip_the_examples_asserts(
 
 
 def test_an_executor_with_asserts_off_refuses_to_run_examples(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def optimized(module: str, config: str) -> list[str]:
         return [sys.executable, "-O", "-m", module, config]
