@@ -32,7 +32,7 @@ CONFORMS = "conforms"
 CHECKED_IN_PART = "conforms, checked in part"
 NOT_FULLY_CHECKED = "not fully checked"
 DOES_NOT_CONFORM = "does not conform"
-#: a profile's statuses, best first
+#: a profile's statuses, best first (the report's schema lists the same)
 STATUSES = (CONFORMS, CHECKED_IN_PART, NOT_FULLY_CHECKED, DOES_NOT_CONFORM)
 
 
@@ -150,9 +150,9 @@ class Verdict:
         elif statuses <= {CONFORMS, CHECKED_IN_PART}:
             word = CHECKED_IN_PART
         elif DOES_NOT_CONFORM in statuses:
-            declared = self.levels["MUST"]["xfailed"]
-            undeclared = self.levels["MUST"]["failed"] + self.levels["MUST"]["xpassed"]
-            word = "does not conform" + (
+            declared = must["xfailed"]
+            undeclared = must["failed"] + must["xpassed"]
+            word = DOES_NOT_CONFORM + (
                 f" (as declared: {declared} MUST expected to fail)"
                 if declared and not undeclared
                 else ""

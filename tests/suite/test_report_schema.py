@@ -19,6 +19,8 @@ from conformance.reports.json_report import (
     read_report,
     to_json,
 )
+from conformance.reports.results import EXAMPLE_OUTCOMES, OUTCOMES
+from conformance.reports.verdict import STATUSES
 from tests.paths import RESULTS
 
 
@@ -37,6 +39,10 @@ def validate(report: dict[str, Any]) -> None:
 def test_the_schema_is_a_valid_schema_of_this_format() -> None:
     jsonschema.Draft202012Validator.check_schema(schema())
     assert schema()["properties"]["format"]["const"] == FORMAT
+    profile = schema()["properties"]["verdict"]["properties"]["profiles"]["additionalProperties"]
+    assert profile["properties"]["status"]["enum"] == list(STATUSES)
+    assert schema()["$defs"]["outcome"]["enum"] == list(OUTCOMES)
+    assert schema()["$defs"]["example_outcome"]["enum"] == list(EXAMPLE_OUTCOMES)
 
 
 @pytest.mark.parametrize("name", ["reference", "torch"])
