@@ -111,7 +111,10 @@ class ConformanceMatrixDirective(SphinxDirective):
             for req_id, cell in notable:
                 item = nodes.list_item(ids=[reason_anchor(report, req_id)])
                 link, messages = self.state.inline_text(f":req:`{req_id}`", self.lineno)
-                text = f" ({cell.text.replace('**', '')}): {cell.reason or '(no message)'}"
+                # a partly checked one's reason starts with its detail: said once
+                said = bool(cell.detail) and cell.reason.startswith(cell.detail)
+                label = CELL.get(cell.outcome, cell.outcome) if said else cell.text
+                text = f" ({label.replace('**', '')}): {cell.reason or '(no message)'}"
                 item += nodes.paragraph("", "", *link, nodes.Text(text), *messages)
                 items += item
             result.append(items)
