@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.reports.json_report import RunReport, read_report
+from conformance.reports.results import PARTLY_CHECKED
 from tests import preloaded_command
 from tests.paths import REPO, checkout_on_path
 from tests.preloaded_command import run_command
@@ -41,12 +42,12 @@ class Run:
     seconds: float
 
     def failed(self) -> set[str]:
-        """The requirements that ran with any outcome but passed or skipped; not-run is a
-        requirement outside the selection."""
+        """The requirements that ran with any outcome but passed (whole, or what ran of it)
+        or skipped; not-run is a requirement outside the selection."""
         return {
             r.id
             for r in self.report.requirements
-            if r.outcome not in ("passed", "skipped", "not-run")
+            if r.outcome not in ("passed", PARTLY_CHECKED, "skipped", "not-run")
         }
 
     def not_run(self) -> set[str]:

@@ -9,9 +9,7 @@ differ only in addresses, numbers or quoted names (``'_thread.lock'`` beside
 ``'_Local'``, ``argument 'b'`` beside ``argument 'x'``) have one *signature*:
 the triage view (triage.py) groups by it.
 
-These read the texts the run writes (doctest's Expected/Got, a traceback), so
-that a report of an older format, which has no cause of its own, gets one from
-its failure messages too.
+These read the texts the run writes (doctest's Expected/Got, a traceback).
 """
 
 from __future__ import annotations
@@ -29,8 +27,6 @@ _QUOTED = re.compile(r"'[^'\n]{0,80}'|\"[^\"\n]{0,80}\"")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b.*")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)')
 _TIMEOUT = re.compile(r"Timeout \(>([0-9.]+)s\)|timed out after ([0-9.]+) s")
-#: the line of a crash's or hang's story that says what happened (isolation.py writes it)
-_FAULT = re.compile(r"^[^\s:]+\[[^\n]*?\]: (.*)$", re.MULTILINE)
 
 
 def one_line(text: str, limit: int = LIMIT) -> str:
@@ -129,27 +125,12 @@ def signature(kind: str, cause: str) -> str:
     return f"{kind}: {_NUMBER.sub('N', text)}"
 
 
-def from_message(kind: str, message: str) -> str:
-    """The cause of a failure as well as its message alone tells it (a report written
-    before reports carried causes): the first output difference, the deadline, the
-    exception line, or the message's first line."""
-    if kind == "output" and "Expected" in message:
-        return first_difference(message[message.index("Expected") :])
-    if kind == "timeout":
-        return timeout_cause(message, message)
-    story = _FAULT.search(message) if kind in ("hang", "crash") else None
-    if story:
-        return fault_cause(story.group(1))
-    return exception_line(message)
-
-
 __all__ = [
     "LIMIT",
     "WHERE",
     "exception_line",
     "fault_cause",
     "first_difference",
-    "from_message",
     "one_line",
     "signature",
     "timeout_cause",

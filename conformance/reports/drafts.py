@@ -16,7 +16,6 @@ the text is checked by reading it back with the suite's own loader.
 from __future__ import annotations
 
 import json
-import re
 import textwrap
 import tomllib
 from collections.abc import Iterable
@@ -63,15 +62,9 @@ class Draft:
 
 def _declared(requirement: RequirementRecord, record: ExampleRecord, file: str) -> str | None:
     """The reason an example was already declared with, if the run counted it so."""
-    prefix = f"{requirement.id} example {record.example}: "
     if file == XFAILS and record.outcome == "xfailed":
-        return record.message.removeprefix(prefix)
-    skipped = re.fullmatch(
-        rf"{re.escape(prefix)}not run \((.*)\)", " ".join(record.message.split()), re.S
-    )
-    if file == SKIPS and record.outcome == "skipped" and skipped:
-        return skipped.group(1)
-    return None
+        return record.message.removeprefix(f"{requirement.id} example {record.example}: ")
+    return requirement.declared_skip(record) if file == SKIPS else None
 
 
 def drafts(report: RunReport) -> dict[str, list[Draft]]:

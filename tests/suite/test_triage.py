@@ -9,7 +9,6 @@ drafts the files that declare them, and a second run with those files passes.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -81,10 +80,6 @@ def test_a_red_run_is_sorted_by_cause_and_declared_into_a_clean_one(
             "*= forkwait conformance: limited 1 =*",
         ]
     )
-    # a report of the previous format (no causes) gets the same causes from its messages
-    assert _as_format_2(pytester.path / "first.json") == [
-        (f.name, f.kind, f.cause) for f in failures_of(report)
-    ]
     # pytest's short summary gives each failure's cause, not the requirement's header
     first.stdout.fnmatch_lines([f"FAILED limits.rst::LIMIT-KWARGS-1[2] - {NO_KWARGS} 'x'"])
     assert not [line for line in first.outlines if line.startswith("FAILED") and "(MUST" in line]
@@ -178,17 +173,6 @@ def test_a_drafted_entry_keeps_what_the_run_already_counted_as_declared() -> Non
     assert drafted["xfails.toml"][0].reason() == (
         f"{TO_CONFIRM}example 1: prints 3 (known); example 2: KeyError: 'x'"
     )
-
-
-def _as_format_2(path: Path) -> list[tuple[str, str, str]]:
-    """The failures of the report at ``path`` written as format 2 and read back."""
-    data = json.loads(path.read_text())
-    for example in (e for r in data["requirements"] for e in r["results"]):
-        del example["cause"]
-    del data["selection"]
-    old = path.with_name("format-2.json")
-    old.write_text(json.dumps({**data, "format": 2}))
-    return [(f.name, f.kind, f.cause) for f in failures_of(read_report(old))]
 
 
 OUTPUT_DIFFERENCE = """\
