@@ -187,6 +187,7 @@ def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
     "bad",
     [
         ("--impl", "bogus:x"),
+        ("--impl", ""),  # an unset variable: not a run of the default implementation
         ("--example-timeout", "-1"),
         ("--example-timeout", "soon"),  # refused by the command's own parser
         ("--spec-root", "/no/such"),
