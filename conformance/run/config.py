@@ -32,6 +32,7 @@ from conformance.catalog.requirements import (
 from conformance.executor.describe import adapter_from
 from conformance.programs.seed import SEED_ENV
 from conformance.reports.json_report import ReportError
+from conformance.reports.readable import NotRegular, check_regular
 from conformance.reports.report_path import claim, run_inputs
 from conformance.run.implementation import impl_name
 from conformance.run.spec_html import default_docs_url
@@ -228,11 +229,10 @@ def _regular_file(option: str, path: str) -> Path:
     """A list file is read by the controller and again by every worker: a pipe or FIFO
     (``<(...)``) would give its text once, or hang."""
     found = Path(path)
-    if found.exists() and not found.is_file():
-        raise ReportError(
-            f"--{option.replace('_', '-')} {path} is not a regular file (a pipe, FIFO or "
-            "device is read once, and every worker reads the list): save it to a file"
-        )
+    try:
+        check_regular(found)
+    except NotRegular as exc:
+        raise ReportError(f"--{option.replace('_', '-')} {exc}") from exc
     return found
 
 
