@@ -261,7 +261,8 @@ def main(argv: list[str]) -> None:
     first = start(executor)
     executor.answer(first)
     if "ready" in first:
-        serve(executor, state.snapshot(dump))
+        fw = executor.adapter.fw if executor.adapter is not None else None
+        serve(executor, state.snapshot(dump, fw))
 
 
 if __name__ == "__main__":
