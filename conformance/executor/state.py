@@ -9,11 +9,11 @@ prints where it must print nothing), the working directory, the environment,
 every signal's handler (``SIGPIPE``'s included) and the signal mask,
 faulthandler's, and the code that judges an example (``doctest``'s module and
 the classes of the runner and its output checker: a checker patched to agree
-would pass every later example), and the public names of ``fw``. An example that changes one of these keeps
-the change for its own run only; the next example starts from the state the
-executor started with (a difference from ``sphinx-build``, where it would
-carry on to the rest of the document). docs/limits.rst says what is not
-restored, and why.
+would pass every later example), and the public names of ``fw``. An example
+that changes one of these keeps the change for its own run only; the next
+example starts from the state the executor started with (a difference from
+``sphinx-build``, where it would carry on to the rest of the document).
+docs/limits.rst says what is not restored, and why.
 """
 
 from __future__ import annotations

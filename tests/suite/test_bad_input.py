@@ -47,7 +47,12 @@ ONE = (
         *(
             ((option, value), f"{option}: empty: give a value")
             for option in (
-                "--impl", "--report", "--spec-root", "--xfails-file", "--skips-file", "--schedule"
+                "--impl",
+                "--report",
+                "--spec-root",
+                "--xfails-file",
+                "--skips-file",
+                "--schedule",
             )
             for value in ("", " ")
         ),
