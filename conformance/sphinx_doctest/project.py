@@ -132,8 +132,11 @@ def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> Sphinx
 
 def cache_folder(cache_root: Path, srcdir: Path, confdir: Path) -> Path:
     """One folder per project, so that two projects never share an environment."""
-    digest = hashlib.sha256(f"{srcdir}\0{confdir}".encode()).hexdigest()[:16]
-    return cache_root / f"{srcdir.name or 'root'}-{digest}"
+    digest = hashlib.sha256(os.fsencode(srcdir) + b"\0" + os.fsencode(confdir)).hexdigest()
+    # the folder's name in ASCII: a name the file system's encoding cannot spell (not
+    # UTF-8, or not ASCII under LC_ALL=POSIX) must not make the cache unusable
+    readable = srcdir.name.encode("ascii", "replace").decode("ascii").replace("?", "_")
+    return cache_root / f"{readable or 'root'}-{digest[:16]}"
 
 
 def _read(
