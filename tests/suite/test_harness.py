@@ -325,7 +325,7 @@ def test_help_says_defaults_and_where_formats_are_documented() -> None:
 
     text = " ".join(build_parser().format_help().split())
     assert "(default: 30; 0: no limit)" in text
-    assert "(default: 8; 0: none)" in text
+    assert "(default: 8; 0: none; at most 10000)" in text
     assert "section 'Levels, expected failures and skips'" in text
     assert "expectations.py" not in text  # no source file stands in for documentation
     assert "--strict fail the run when a SHOULD or MAY requirement fails too" in text
