@@ -182,6 +182,7 @@ def _discard_old_report(args: list[str]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    stopping.claimed.clear()  # a report claimed by an earlier run in this process is not ours
     subcommand = SUBCOMMANDS.get(args[0]) if args else None
     if subcommand is not None:
         return subcommand(args[1:])
