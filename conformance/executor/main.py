@@ -59,7 +59,7 @@ class Executor:
         self.channel = channel
         self.timeout = float(config["timeout"])
         self.adapter: Adapter | None = None
-        #: the files of the implementation's modules: path -> [mtime_ns, size]
+        #: the files of the implementation's modules: path -> [mtime_ns, ctime_ns, size]
         self.code: dict[str, list[int]] = {}
         self.runs: dict[str, DocumentRun] = {}
         self.unreplayable: dict[str, set[int]] = {}
@@ -177,7 +177,8 @@ def _broken() -> NoReturn:
 
 
 def files_of(modules: Iterable[Any]) -> dict[str, list[int]]:
-    """The source files of ``modules``, each with its modification time and size."""
+    """The source files of ``modules``, each with its modification and change times and
+    size: a copy that keeps an older modification time (``cp -p``) still changes ctime."""
     found: dict[str, list[int]] = {}
     for module in modules:
         path = getattr(module, "__file__", None)
@@ -186,7 +187,7 @@ def files_of(modules: Iterable[Any]) -> dict[str, list[int]]:
                 about = os.stat(path)
             except OSError:
                 continue
-            found[path] = [about.st_mtime_ns, about.st_size]
+            found[path] = [about.st_mtime_ns, about.st_ctime_ns, about.st_size]
     return found
 
 
@@ -260,7 +261,8 @@ def main(argv: list[str]) -> None:
     first = start(executor)
     executor.answer(first)
     if "ready" in first:
-        serve(executor, state.snapshot(dump))
+        fw = executor.adapter.fw if executor.adapter is not None else None
+        serve(executor, state.snapshot(dump, fw))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.reports.json_report import ExampleRecord, RequirementRecord, RunReport
+from conformance.reports.triage import incompleteness
 
 #: the prefix of every drafted reason: the author confirms it (and says why) before keeping it
 TO_CONFIRM = "TO CONFIRM: "
@@ -149,6 +150,12 @@ def write_drafts(
             f"{' and '.join(existing)} already exist{'s' * (len(existing) == 1)}: "
             "--overwrite replaces them (their reasons may be confirmed ones), or choose "
             "another folder"
+        )
+    partly = incompleteness(report)
+    if partly is not None:
+        raise DraftError(
+            f"{source}: {partly}; drafts from it would leave out the failures of what did "
+            "not run: draft from the report of a whole run"
         )
     tables = drafts(report)
     try:

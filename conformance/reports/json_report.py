@@ -26,6 +26,7 @@ from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports import atomic
+from conformance.reports.readable import NotRegular, check_regular
 from conformance.reports.results import OUTCOMES, PARTLY_CHECKED, ExampleResult, RunResults
 from conformance.reports.verdict import Verdict, judge
 
@@ -271,6 +272,7 @@ def read_report(path: Path) -> RunReport:
     """A report written by --report, checked against its schema; ReportError (one line)
     for anything else: a file that cannot be read, is not JSON, nests too deeply."""
     try:
+        check_regular(path)  # a FIFO would block the reader forever
         data = json.loads(path.read_text(encoding="utf-8"))
         found = data.get("format") if isinstance(data, dict) else None
         if found != FORMAT:
@@ -286,6 +288,8 @@ def read_report(path: Path) -> RunReport:
         raise ReportError(
             f"{path} is not a forkwait conformance report: nested too deeply"
         ) from exc
+    except NotRegular as exc:
+        raise ReportError(str(exc)) from exc
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
         what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         what = " ".join(what.split())

@@ -72,6 +72,22 @@ def failures(report: RunReport) -> list[Failure]:
     return found
 
 
+def incompleteness(report: RunReport) -> str | None:
+    """Why the report does not show every failure of the spec (an interrupted run, a
+    selection, examples left unrun), in one sentence; None for a whole run. Without it,
+    "no failures" of a run stopped in its first second would read as a pass."""
+    not_run = sum(1 for r in report.requirements if r.outcome == "not-run")
+    unrun = f"; {not_run} requirement{'s' * (not_run != 1)} did not run" if not_run else ""
+    if report.interrupted:
+        return f"the run was interrupted{unrun}: what follows covers only what ran"
+    if report.partial:
+        chosen = ", ".join(report.selection)
+        return f"a partial run ({chosen}){unrun}: what follows covers only what it selected"
+    if not report.complete:
+        return f"the run did not run every example{unrun}: what follows covers only what ran"
+    return None
+
+
 def groups(found: Iterable[Failure]) -> list[Group]:
     """The failures by cause, the largest group first (ties: the first in the spec first)."""
     by_signature: dict[str, list[Failure]] = {}
@@ -108,4 +124,4 @@ def render(
     return lines
 
 
-__all__ = ["XPASSED_CAUSE", "Failure", "Group", "failures", "groups", "render"]
+__all__ = ["XPASSED_CAUSE", "Failure", "Group", "failures", "groups", "incompleteness", "render"]

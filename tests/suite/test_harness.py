@@ -321,11 +321,11 @@ def test_the_spec_passes_under_xdist_with_documents_kept_together() -> None:
 
 
 def test_help_says_defaults_and_where_formats_are_documented() -> None:
-    from conformance.cli import build_parser  # noqa: PLC0415
+    from conformance.command import build_parser  # noqa: PLC0415
 
     text = " ".join(build_parser().format_help().split())
     assert "(default: 30; 0: no limit)" in text
-    assert "(default: 8; 0: none)" in text
+    assert "(default: 8; 0: none; at most 10000)" in text
     assert "section 'Levels, expected failures and skips'" in text
     assert "expectations.py" not in text  # no source file stands in for documentation
     assert "--strict fail the run when a SHOULD or MAY requirement fails too" in text
@@ -334,7 +334,7 @@ def test_help_says_defaults_and_where_formats_are_documented() -> None:
 
 
 def test_the_first_lines_of_help_say_what_impl_names_and_where_the_guide_is() -> None:
-    from conformance.cli import build_parser  # noqa: PLC0415
+    from conformance.command import build_parser  # noqa: PLC0415
 
     first = " ".join(build_parser().format_help().splitlines()[:12])
     assert "--impl NAME names the implementation under test" in first

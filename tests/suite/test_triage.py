@@ -9,8 +9,10 @@ drafts the files that declare them, and a second run with those files passes.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from conformance.reports.json_report import (
     RequirementRecord,
     RunReport,
     read_report,
+    write_report,
 )
 from conformance.reports.triage import failures as failures_of
 from conformance.reports.triage import groups
@@ -230,3 +233,49 @@ def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() ->
         "output", "output line 1: got 'c', expected 'b'"
     )
     assert signature("exception", "KeyError: 1") != signature("output", "KeyError: 1")
+
+
+def test_triage_and_matrix_refuse_a_fifo_rather_than_wait_on_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.json"
+    os.mkfifo(fifo)
+    for command in (["triage", str(fifo)], ["matrix", str(fifo)]):
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", *command],
+            capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+        assert f"{fifo} is not a regular file" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def _stopped_in_its_first_second() -> RunReport:
+    never = RequirementRecord(
+        "R-1", "core", "MUST", "not-run", 0.0, 0, "", (_record(1, "not-run"),)
+    )
+    return replace(_report(never), complete=False, interrupted=True)
+
+
+@pytest.mark.parametrize(
+    ("report", "said"),
+    [
+        (_stopped_in_its_first_second(), "the run was interrupted; 1 requirement did not run"),
+        (
+            replace(_report(), selection=("-k R-2",)),
+            "a partial run (-k R-2): what follows covers only what it selected",
+        ),
+    ],
+)
+def test_triage_of_an_interrupted_or_partial_run_says_so_and_drafts_nothing(
+    tmp_path: Path, report: RunReport, said: str
+) -> None:
+    """ "no failures" of a run stopped before anything ran would read as a clean run, and
+    drafts from it as an engine with nothing to declare."""
+    write_report(report, tmp_path / "r.json")
+    shown = triage(tmp_path, "r.json")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[0].startswith(f"r.json: {said}")
+    drafted = triage(tmp_path, "r.json", "--write-expectations", "declared")
+    assert drafted.returncode == pytest.ExitCode.USAGE_ERROR, drafted.stdout
+    assert f"r.json: {said}" in drafted.stderr
+    assert "draft from the report of a whole run" in drafted.stderr
+    assert not (tmp_path / "declared").exists()
