@@ -21,7 +21,7 @@ from conformance.executor import documents
 from conformance.executor.handle import ExecutorFault, ExecutorHandle
 from conformance.executor.wire import result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
-from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult
 
 _T = TypeVar("_T")
 
@@ -34,7 +34,7 @@ class RebuildFailed(Exception):
     """Tests of the group passed when they ran, but failed when replayed to rebuild its
     namespace in a fresh executor: the test that needed it did not run."""
 
-    def __init__(self, group: str, failures: list[tuple[int, RunResult]]) -> None:
+    def __init__(self, group: str, failures: list[tuple[int, DoctestResult]]) -> None:
         super().__init__(group)
         self.group = group
         #: (test index, what its replay did)
@@ -108,29 +108,31 @@ class RemoteDocumentRun(DocumentRun):
         key = (group, variant)
         if "setup_failed" in answer:
             result = self._read("setup", lambda: result_from(answer["setup_failed"]))
-            result = result or RunResult()
+            result = result or DoctestResult()
             self.states[key] = GroupState({}, result)
             first = key not in self.reported
             self.reported.add(key)
             raise SetupFailed(group, result, first)
-        self.states[key] = GroupState({}, RunResult())
+        self.states[key] = GroupState({}, DoctestResult())
         self.replay_failures = self._read(
             "rebuild",
-            lambda: [(int(i), result_from(data) or RunResult()) for i, data in answer["rebuild"]],
+            lambda: [
+                (int(i), result_from(data) or DoctestResult()) for i, data in answer["rebuild"]
+            ],
         )
         changed = [(i, r) for i, r in self.replay_failures if (group, variant, i) in self.passed]
         if changed:
             raise RebuildFailed(group, changed)
         return {}
 
-    def run_test(self, group: str, index: int, variant: str | None = None) -> RunResult | None:
+    def run_test(self, group: str, index: int, variant: str | None = None) -> DoctestResult | None:
         answer = self._ask("run", group, variant, index=index)
         result = self._read("result", lambda: result_from(answer["result"]))
         if result is not None and not result.failed:
             self.passed.add((group, variant, index))
         return result
 
-    def cleanup(self, group: str, variant: str | None = None) -> RunResult | None:
+    def cleanup(self, group: str, variant: str | None = None) -> DoctestResult | None:
         if self.states.pop((group, variant), None) is None:
             return None
         if self.handle.generation != self.generation or self.handle.process is None:

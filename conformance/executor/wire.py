@@ -34,7 +34,7 @@ from typing import Any
 
 from conformance.sphinx_doctest.capped import cap_text
 from conformance.sphinx_doctest.model import Location
-from conformance.sphinx_doctest.runners import ExampleFailure, RunResult
+from conformance.sphinx_doctest.runners import DoctestResult, ExampleFailure
 
 MAGIC = b"FWX2"
 _HEADER = struct.Struct(">4sI")
@@ -193,7 +193,7 @@ def capped(value: Any, cap: int) -> Any:
 # -- a doctest result as data -------------------------------------------------------
 
 
-def result_data(result: RunResult | None) -> dict[str, Any] | None:
+def result_data(result: DoctestResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {
@@ -215,7 +215,7 @@ def result_data(result: RunResult | None) -> dict[str, Any] | None:
     }
 
 
-def result_from(data: dict[str, Any] | None) -> RunResult | None:
+def result_from(data: dict[str, Any] | None) -> DoctestResult | None:
     """The result ``data`` describes (KeyError, TypeError or ValueError if it is not one)."""
     if data is None:
         return None
@@ -232,7 +232,7 @@ def result_from(data: dict[str, Any] | None) -> RunResult | None:
         )
         for f in data["failures"]
     ]
-    return RunResult(int(data["tries"]), failures, str(data["report"]))
+    return DoctestResult(int(data["tries"]), failures, str(data["report"]))
 
 
 __all__ = [

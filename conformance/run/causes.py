@@ -21,10 +21,10 @@ from conformance.reports.causes import (
 )
 from conformance.run.isolation import is_timeout
 from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
-from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult
 
 
-def result_cause(result: RunResult) -> str:
+def result_cause(result: DoctestResult) -> str:
     """The cause of a doctest run's first failure: its exception line or first difference."""
     if not result.failures:
         return ""
@@ -41,7 +41,7 @@ def failure_cause(error: BaseException) -> str:
     if isinstance(error, GroupSetupFailed):
         return one_line(f"its group's setup failed: {result_cause(error.failure.result)}")
     if isinstance(error, CleanupFailed):
-        first = error.results[0] if error.results else RunResult()
+        first = error.results[0] if error.results else DoctestResult()
         return one_line(f"its group's cleanup failed: {result_cause(first)}")
     if isinstance(error, ExecutorFault):
         return fault_cause(error.summary)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conformance.sphinx_doctest.compiling import format_exception
 from conformance.sphinx_doctest.model import Block, Location
-from conformance.sphinx_doctest.runners import WHERE_NOTE, ExampleFailure, RunResult
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 
 
 def numbered_source(failure: ExampleFailure) -> list[str]:
@@ -64,7 +64,7 @@ def describe_example(failure: ExampleFailure, what: str, root: Path | None = Non
     return "\n".join([headline, *numbered_source(failure), "", detail])
 
 
-def describe_result(result: RunResult, what: str, root: Path | None = None) -> str:
+def describe_result(result: DoctestResult, what: str, root: Path | None = None) -> str:
     """Every failing example of one run, separated by blank lines."""
     return "\n\n".join(describe_example(failure, what, root) for failure in result.failures)
 

@@ -71,7 +71,7 @@ class ExampleFailure:
 
 
 @dataclass
-class RunResult:
+class DoctestResult:
     """What running one DocTest did."""
 
     tries: int = 0
@@ -151,7 +151,7 @@ class QuietRunner(Runner):
 
 def run_doctest(
     runner: Runner, compiler: Compiler, test: doctest.DocTest, mode: str, places: list[Place]
-) -> RunResult:
+) -> DoctestResult:
     """``runner.run(test)`` as Sphinx calls it; a stray KeyboardInterrupt fails its example."""
     report: list[str] = []
     runner.places = places
@@ -182,14 +182,14 @@ def run_doctest(
                 type(exc).__qualname__,
             )
             report.append(f"{test.filename}: an example raised KeyboardInterrupt\n")
-    return RunResult(runner.tries - before, runner.collected, "".join(report))
+    return DoctestResult(runner.tries - before, runner.collected, "".join(report))
 
 
 __all__ = [
     "WHERE_NOTE",
+    "DoctestResult",
     "ExampleFailure",
     "QuietRunner",
-    "RunResult",
     "Runner",
     "install_interrupt_handler",
     "run_doctest",
