@@ -25,7 +25,7 @@ from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports import atomic
-from conformance.reports.causes import from_message
+from conformance.reports.cause_lines import from_message
 from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
 from conformance.reports.verdict import Verdict, judge
 
@@ -66,7 +66,7 @@ class ExampleRecord:
     line: int = 0
     #: one of the requirement's probes, not one of its examples (False in older reports)
     probe: bool = False
-    #: a failure's cause in one line (reports/causes.py); read from the message in older reports
+    #: a failure's cause in one line (cause_lines.py); read from the message in older reports
     cause: str = ""
 
 

@@ -3,7 +3,7 @@
 A first run of a new engine fails dozens of examples, each with a block of
 dozens of lines; a handful of causes explain them all. This view gives one
 line per failed example (its name, the kind of failure, its cause) under the
-cause they share (causes.signature: the same exception or difference up to
+cause they share (cause_lines.signature: the same exception or difference up to
 addresses, numbers and quoted names), the largest group first. The terminal
 shows it bounded at the end of a failing run; ``forkwait-conformance triage
 REPORT.json`` shows it whole. It reads a RunReport only, so a report read
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from conformance.reports.causes import signature
+from conformance.reports.cause_lines import signature
 from conformance.reports.json_report import ExampleRecord, RunReport
 
 #: the cause of an unexpected pass: what to do about it

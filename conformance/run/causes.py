@@ -4,7 +4,7 @@ The plugin records it on the failed phase's report (``cause``), where the
 short summary, the report's ``cause`` and the triage view read it. Read from
 the failure itself, not from its text: the doctest layer keeps each failing
 example's kind, exception and Expected/Got apart, and a crash or hang keeps
-its summary. The words are reports/causes.py's, which reads texts the same way.
+its summary. The words are reports/cause_lines.py's, which reads texts the same way.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import traceback
 
 from conformance.executor.handle import ExecutorFault
-from conformance.reports.causes import (
+from conformance.reports.cause_lines import (
     exception_line,
     fault_cause,
     first_difference,

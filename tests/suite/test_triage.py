@@ -19,7 +19,7 @@ import pytest
 from conformance.catalog.expectations import load_entries
 from conformance.executor.handle import ExecutorFault
 from conformance.executor.processes import crash_summary, hang_summary
-from conformance.reports.causes import exception_line, first_difference, signature
+from conformance.reports.cause_lines import exception_line, first_difference, signature
 from conformance.reports.drafts import TO_CONFIRM, drafts
 from conformance.reports.json_report import (
     ExampleRecord,
