@@ -13,14 +13,16 @@ in it, and its failure names the replayed test (RebuildFailed).
 from __future__ import annotations
 
 from collections.abc import Callable
+from traceback import format_exception_only
 from typing import Any, TypeVar
-
-from _pytest.outcomes import fail
 
 from conformance.executor import documents
 from conformance.executor.handle import ExecutorFault, ExecutorHandle
-from conformance.executor.wire import result_from
+from conformance.executor.processes import AFTER_ENDING_IT
+from conformance.executor.state import DEADLINE_SETTING
+from conformance.executor.wire import interruption_from, result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
 from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult
 
 _T = TypeVar("_T")
@@ -69,22 +71,18 @@ class RemoteDocumentRun(DocumentRun):
             self.states = {key: s for key, s in self.states.items() if key == (group, variant)}
         if "interrupted" in answer:
             handle.tainted = True  # threads stuck in the example stay: a fresh executor next
-            error = fail.Exception(str(answer["interrupted"]), pytrace=False)
-            if answer.get("where"):
-                error.add_note(str(answer["where"]))
-            raise error
+            raise self._read("interruption", lambda: interruption_from(answer["interrupted"]))
         if "error" in answer:
             raise ExecutorError(str(answer["error"]))
         if handle.soft_sent and op == "run":
             handle.tainted = True
-            timeout = handle.launch.timeout
-            said = (
-                f"Timeout (>{timeout:g}s): the example ran past --example-timeout, and the "
-                "timeout raised into it never surfaced (the code under test caught it, or "
-                "kept it as the outcome of a task nobody waited on)"
+            swallowed = DeadlineExceeded(
+                handle.launch.timeout,
+                DEADLINE_SETTING,
+                "the timeout raised into it never surfaced (the code under test caught it, "
+                "or kept it as the outcome of a task nobody waited on)",
             )
-            swallowed = fail.Exception(said, pytrace=False)
-            swallowed.add_note(f"{WHERE_NOTE}Failed: {said}")
+            swallowed.add_note(WHERE_NOTE + "".join(format_exception_only(swallowed)))
             raise swallowed
         return answer
 
@@ -95,9 +93,10 @@ class RemoteDocumentRun(DocumentRun):
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             self.handle.stop_process()
             raise ExecutorFault(
-                "crash",
+                FailureKind.CRASH,
                 f"the example broke the executor's channel (an answer whose {what} cannot "
-                f"be read: {type(exc).__name__}: {exc}); the executor was ended",
+                f"be read: {type(exc).__name__}: {exc})",
+                AFTER_ENDING_IT,
             ) from None
 
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from typing import IO, Any
 
 #: sent by the harness: raise a timeout into the example (handler below)
 SOFT_SIGNAL = signal.SIGUSR2
+#: what sets the deadline an example is held to, as a failure names it
+DEADLINE_SETTING = "--example-timeout"
 #: sent by the harness: dump every thread's stack (faulthandler), before the kill
 DUMP_SIGNAL = signal.SIGUSR1
 _HANDLED = (signal.SIGINT, signal.SIGTERM, SOFT_SIGNAL)
@@ -87,6 +89,7 @@ def restore(saved: Snapshot) -> list[str]:
 
 
 __all__ = [
+    "DEADLINE_SETTING",
     "DUMP_SIGNAL",
     "SOFT_SIGNAL",
     "Snapshot",
