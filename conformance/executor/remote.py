@@ -37,7 +37,8 @@ class RebuildFailed(Exception):
     namespace in a fresh executor: the test that needed it did not run."""
 
     def __init__(self, group: str, failures: list[tuple[int, DoctestResult]]) -> None:
-        super().__init__(group)
+        tests = ", ".join(str(index + 1) for index, _ in failures)
+        super().__init__(f"replaying test(s) {tests} of group {group!r} failed")
         self.group = group
         #: (test index, what its replay did)
         self.failures = failures

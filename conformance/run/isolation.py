@@ -2,13 +2,14 @@
 
 Every spec example runs in an executor process (conformance/executor/), never
 in pytest's. This plugin arms the executor's deadline around each example
-(from before its setup, as pytest-timeout measured it), labels each failure's
-kind, and tells a crash or a hang of the executor as a failure of the example
-that caused it: the signal or exit status, the example's source at its true
-lines, and the stacks faulthandler dumped. A hang or a crash is always a
-failure: no expected-failure entry absorbs it (known ones belong in the skips
-list, which does not run them). An example that hung, timed out or crashed is
-never replayed to rebuild a namespace in the fresh executor that follows.
+(from before its setup, as pytest-timeout measured it), records each failure's
+kind and cause (diagnosis.py), and tells a crash or a hang of the executor as
+a failure of the example that caused it: the signal or exit status, the
+example's source at its true lines, and the stacks faulthandler dumped. A hang
+or a crash is always a failure: no expected-failure entry absorbs it (known
+ones belong in the skips list, which does not run them). An example that hung,
+timed out or crashed is never replayed to rebuild a namespace in the fresh
+executor that follows.
 
 What an example printed or raised reaches the terminal and JUnit capped (the
 head and tail of at most FAILURE_SHOWN characters) and indented under the
