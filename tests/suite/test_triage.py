@@ -21,12 +21,13 @@ from conformance.executor.handle import ExecutorFault
 from conformance.executor.processes import AFTER_A_CRASH, AFTER_ENDING_IT, crash_cause, hang_cause
 from conformance.executor.remote import RebuildFailed
 from conformance.reports.cause_lines import exception_line, first_difference, signature
-from conformance.reports.drafts import TO_CONFIRM, drafts
+from conformance.reports.drafts import SKIP_KINDS, TO_CONFIRM, drafts
 from conformance.reports.json_report import (
     ExampleRecord,
     RequirementRecord,
     RunReport,
     read_report,
+    schema,
 )
 from conformance.reports.triage import failures as failures_of
 from conformance.reports.triage import groups
@@ -295,3 +296,12 @@ def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() ->
         "output", "output line 1: got 'c', expected 'b'"
     )
     assert signature("exception", "KeyError: 1") != signature("output", "KeyError: 1")
+
+
+def test_the_failure_kinds_are_the_report_s_and_only_absorbable_ones_are_xfail_drafts() -> None:
+    """One definition: the kinds a report may hold are FailureKind's values (the schema's
+    enum, whose "" is an example that did not fail), and a draft puts in the skips file
+    every kind an expected failure cannot absorb."""
+    assert set(schema()["$defs"]["kind"]["enum"]) == {"", *FailureKind}
+    assert set(SKIP_KINDS) == set(FailureKind) - {FailureKind.OUTPUT, FailureKind.EXCEPTION}
+    assert {k for k in FailureKind if k.stops_the_process} == {"timeout", "hang", "crash"}
