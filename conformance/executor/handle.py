@@ -152,7 +152,7 @@ class ExecutorHandle:
         except ExecutorFault as fault:
             raise AdapterError(
                 f"the executor that imports implementation {self.launch.impl!r} ended before "
-                f"it was ready: {fault.summary}\n{self.output()}"
+                f"it was ready: {fault.cause}\n{self.output()}"
             ) from None
         finally:  # the item's deadline does not count the executor's start-up
             self.deadline = None if saved is None else saved + time.monotonic() - began
@@ -267,7 +267,8 @@ class ExecutorHandle:
         code = process.wait()
         channel_closed = (self.folder / CHANNEL_NOTE).exists()
         dump = self._fault()
-        cause = crash_cause(code, channel_closed)
+        culprit = "the example" if self.seq else f"importing implementation {self.launch.impl!r}"
+        cause = crash_cause(code, channel_closed, culprit)
         return ExecutorFault(
             FailureKind.CRASH, cause, AFTER_A_CRASH, dump, still_running(self.threads)
         )

@@ -206,9 +206,10 @@ def read_new(path: Path, start: int, cap: int) -> tuple[str, int]:
     return head.decode("utf-8", "replace") + note + tail.decode("utf-8", "replace"), end
 
 
-def crash_cause(returncode: int, channel_closed: bool) -> str:
+def crash_cause(returncode: int, channel_closed: bool, culprit: str = "the example") -> str:
     """How the executor ended on its own, in one line: by which signal, or which exit
-    status (``channel_closed``: it said it ended because an example broke its channel)."""
+    status (``channel_closed``: it said it ended because an example broke its channel),
+    blamed on ``culprit`` (what it was running)."""
     if channel_closed and returncode == CHANNEL_EXIT:
         return (
             "the example closed or replaced the executor's channel, so it could not answer "
@@ -216,7 +217,7 @@ def crash_cause(returncode: int, channel_closed: bool) -> str:
         )
     if returncode >= 0:  # os._exit(0) too: an executor never ends by itself mid-request
         return (
-            f"the example ended the executor process with os._exit({returncode}) "
+            f"{culprit} ended the executor process with os._exit({returncode}) "
             "(or an exit at the C level)"
         )
     try:
@@ -228,7 +229,7 @@ def crash_cause(returncode: int, channel_closed: bool) -> str:
             f"the executor was killed by {name}, which the harness did not send: sent "
             "by the example itself or from outside"
         )
-    return f"the example crashed the interpreter (killed by {name})"
+    return f"{culprit} crashed the interpreter (killed by {name})"
 
 
 #: what the harness did after a crash, said after its cause

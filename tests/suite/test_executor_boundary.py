@@ -342,3 +342,23 @@ def test_executor_folders_of_runs_killed_outright_are_removed_by_the_next_run(
         assert process.returncode in (1, 4), output
         left = sorted(p.name for p in temp.iterdir() if not p.name.startswith("pytest-of-"))
         assert left == [alive_run.name], output
+
+
+def test_an_implementation_that_exits_while_imported_is_named_with_its_status(
+    tmp_path: Path,
+) -> None:
+    """No example ran yet: the exit is the import's, and no fresh executor takes over."""
+    (tmp_path / "exits_on_import.py").write_text("import os\nos._exit(3)\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--impl", "exits_on_import:adapter"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, output
+    assert (
+        "importing implementation 'exits_on_import:adapter' ended the executor process "
+        "with os._exit(3)"
+    ) in output
+    assert "the example" not in output
+    assert "fresh one runs the next example" not in output

@@ -245,6 +245,8 @@ def test_an_exit_is_named_by_its_status_whatever_it_is(status: int) -> None:
     assert crash_cause(status, channel_closed=False).startswith(said)
     assert "channel" not in crash_cause(status, channel_closed=False)
     assert "closed or replaced the executor's channel" in crash_cause(87, channel_closed=True)
+    at_start = crash_cause(1, False, "importing implementation 'x'")  # no example ran yet
+    assert at_start.startswith("importing implementation 'x' ended the executor process with")
 
 
 def test_a_timeout_s_cause_is_its_deadline_and_the_line_it_was_at() -> None:
