@@ -34,6 +34,8 @@ from conformance.sphinx_doctest.runners import QuietRunner
 
 #: sent by the harness: raise a timeout into the example (handler below)
 SOFT_SIGNAL = signal.SIGUSR2
+#: what sets the deadline an example is held to, as a failure names it
+DEADLINE_SETTING = "--example-timeout"
 #: sent by the harness: dump every thread's stack (faulthandler), before the kill
 DUMP_SIGNAL = signal.SIGUSR1
 #: every signal whose handler Python can set; DUMP_SIGNAL is faulthandler's (re-armed below)
@@ -223,6 +225,7 @@ def restore(saved: Snapshot) -> list[str]:
 
 
 __all__ = [
+    "DEADLINE_SETTING",
     "DUMP_SIGNAL",
     "SOFT_SIGNAL",
     "Snapshot",

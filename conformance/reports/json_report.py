@@ -63,7 +63,7 @@ class ExampleRecord:
     line: int = 0
     #: one of the requirement's probes, not one of its examples
     probe: bool = False
-    #: a failure's cause in one line (reports/causes.py)
+    #: a failure's cause in one line (cause_lines.py)
     cause: str = ""
 
 

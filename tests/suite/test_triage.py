@@ -19,19 +19,24 @@ import pytest
 
 from conformance.catalog.expectations import load_entries
 from conformance.executor.handle import ExecutorFault
-from conformance.executor.processes import crash_summary, hang_summary
-from conformance.reports.causes import exception_line, first_difference, signature
-from conformance.reports.drafts import TO_CONFIRM, drafts
+from conformance.executor.processes import AFTER_A_CRASH, AFTER_ENDING_IT, crash_cause, hang_cause
+from conformance.executor.remote import RebuildFailed
+from conformance.reports.cause_lines import exception_line, first_difference, signature
+from conformance.reports.drafts import SKIP_KINDS, TO_CONFIRM, drafts
 from conformance.reports.json_report import (
     ExampleRecord,
     RequirementRecord,
     RunReport,
     read_report,
+    schema,
     write_report,
 )
 from conformance.reports.triage import failures as failures_of
 from conformance.reports.triage import groups
-from conformance.run.causes import failure_cause
+from conformance.run.diagnosis import diagnose
+from conformance.sphinx_doctest.model import Location
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 from tests.running import run_spec
 
 pytest_plugins = ["pytester"]
@@ -210,10 +215,57 @@ def test_a_cause_is_the_exception_raised_or_the_first_line_that_differs() -> Non
 
 
 def test_a_crash_or_hang_says_what_happened_not_what_the_harness_did_next() -> None:
-    crash = ExecutorFault("crash", crash_summary(-11))
-    assert failure_cause(crash) == "the example crashed the interpreter (killed by SIGSEGV)"
-    hang = ExecutorFault("hang", hang_summary(30))
-    assert failure_cause(hang).startswith("hung past --example-timeout (30 s) where Python")
+    crash = ExecutorFault(FailureKind.CRASH, crash_cause(-11, False), AFTER_A_CRASH)
+    assert diagnose(crash).kind == FailureKind.CRASH
+    assert diagnose(crash).cause == "the example crashed the interpreter (killed by SIGSEGV)"
+    assert crash.summary.endswith(AFTER_A_CRASH)
+    hang = ExecutorFault(FailureKind.HANG, hang_cause(30), AFTER_ENDING_IT)
+    assert diagnose(hang).kind == FailureKind.HANG
+    assert diagnose(hang).cause.startswith("hung past --example-timeout (30 s) where Python")
+
+
+@pytest.mark.parametrize("status", [0, 3, 87])
+def test_an_exit_is_named_by_its_status_whatever_it_is(status: int) -> None:
+    """os._exit(0) was said to break the channel, and 87 (the executor's own status for
+    a broken channel) can be an example's too: only the executor's note tells them apart."""
+    said = f"the example ended the executor process with os._exit({status})"
+    assert crash_cause(status, channel_closed=False).startswith(said)
+    assert "channel" not in crash_cause(status, channel_closed=False)
+    assert "closed or replaced the executor's channel" in crash_cause(87, channel_closed=True)
+    at_start = crash_cause(1, False, "importing implementation 'x'")  # no example ran yet
+    assert at_start.startswith("importing implementation 'x' ended the executor process with")
+
+
+def test_a_timeout_s_cause_is_its_deadline_and_the_line_it_was_at() -> None:
+    where = (
+        f"{WHERE_NOTE}Traceback (most recent call last):\n"
+        '  File "/spec/wait.rst", line 130, in <module>\n    wait_forever()\n'
+        '  File "/venv/fw/_future.py", line 12, in wait\n    self._done.wait()\n'
+        "DeadlineExceeded: timed out after 30 s (--example-timeout)\n"
+    )
+    stopped = DeadlineExceeded(30.0, "--example-timeout")
+    stopped.add_note(where)
+    assert str(stopped) == "timed out after 30 s (--example-timeout)"
+    assert diagnose(stopped).kind == FailureKind.TIMEOUT
+    assert diagnose(stopped).cause == "timed out after 30 s; at wait.rst, line 130: wait_forever()"
+
+
+def test_a_failed_rebuild_names_the_replayed_test_and_what_it_raised() -> None:
+    """It was named ``conformance.executor.remote.RebuildFailed: default``."""
+    replayed = ExampleFailure(
+        "assert not done\n",
+        Location(Path("/spec/faults.rst"), 12, "faults.rst"),
+        13,
+        FailureKind.EXCEPTION,
+        "Traceback (most recent call last):\n  ...\nAssertionError: ran before\n",
+        "AssertionError",
+    )
+    error = RebuildFailed("default", [(0, DoctestResult(1, [replayed]))])
+    assert diagnose(error).kind == FailureKind.SETUP
+    assert diagnose(error).cause == (
+        "not run: replaying test 1 of group 'default' (faults.rst, line 13) to rebuild its "
+        "namespace failed: AssertionError: ran before"
+    )
 
 
 def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() -> None:
@@ -279,3 +331,12 @@ def test_triage_of_an_interrupted_or_partial_run_says_so_and_drafts_nothing(
     assert f"r.json: {said}" in drafted.stderr
     assert "draft from the report of a whole run" in drafted.stderr
     assert not (tmp_path / "declared").exists()
+
+
+def test_the_failure_kinds_are_the_report_s_and_only_absorbable_ones_are_xfail_drafts() -> None:
+    """One definition: the kinds a report may hold are FailureKind's values (the schema's
+    enum, whose "" is an example that did not fail), and a draft puts in the skips file
+    every kind an expected failure cannot absorb."""
+    assert set(schema()["$defs"]["kind"]["enum"]) == {"", *FailureKind}
+    assert set(SKIP_KINDS) == set(FailureKind) - {FailureKind.OUTPUT, FailureKind.EXCEPTION}
+    assert {k for k in FailureKind if k.stops_the_process} == {"timeout", "hang", "crash"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from conformance.reports.json_report import ExampleRecord, RequirementRecord
 from conformance.reports.results import requirement_outcome
 from conformance.reports.verdict import Tally, judge
-from conformance.run.isolation import timeout_text
 
 
 def requirement(req_id: str, profile: str, level: str, *outcomes: str) -> RequirementRecord:
@@ -158,28 +157,3 @@ def test_the_json_verdict_carries_the_terminal_lines() -> None:
     assert data["lines"] == verdict.level_lines()
     assert data["levels"]["MUST"] == Tally({"passed": 2}).to_json()
     assert data["profiles"]["core"]["status"] == "conforms"
-
-
-TIMEOUT = """\
-testcode at wait.rst, line 130 was stopped by Failed:
-  130 | wait_forever()
-
-Traceback (most recent call last):
-  File "wait.rst", line 130, in <module>
-    wait_forever()
-  File "/venv/lib/python3.11/site-packages/pytest_timeout.py", line 317, in handler
-    timeout_sigalrm(item, settings)
-  File "/venv/lib/python3.11/site-packages/_pytest/outcomes.py", line 162, in __call__
-    raise Failed(msg=reason, pytrace=pytrace)
-Failed: Timeout (>30.0s) from pytest-timeout."""
-
-
-def test_a_timeout_says_timed_out_after_n_seconds_where_it_was() -> None:
-    assert timeout_text(TIMEOUT) == (
-        "testcode at wait.rst, line 130 timed out after 30 s (--example-timeout); it was at:\n"
-        "  130 | wait_forever()\n\n"
-        "Traceback (most recent call last):\n"
-        '  File "wait.rst", line 130, in <module>\n'
-        "    wait_forever()\n"
-        "timed out after 30 s"
-    )

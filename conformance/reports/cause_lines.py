@@ -17,6 +17,8 @@ from __future__ import annotations
 import doctest
 import re
 
+from conformance.sphinx_doctest.outcome import FailureKind
+
 #: the longest cause kept: one line of a terminal, give or take
 LIMIT = 240
 #: what separates a cause from where it happened (a timeout's line): not part of its signature
@@ -26,7 +28,6 @@ _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])")
 _QUOTED = re.compile(r"'[^'\n]{0,80}'|\"[^\"\n]{0,80}\"")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b.*")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)')
-_TIMEOUT = re.compile(r"Timeout \(>([0-9.]+)s\)|timed out after ([0-9.]+) s")
 
 
 def one_line(text: str, limit: int = LIMIT) -> str:
@@ -93,13 +94,11 @@ def first_difference(detail: str) -> str:
     return one_line(f"output line {number}: got no more, expected {expected[number - 1]!r}")
 
 
-def timeout_cause(message: str, where: str = "") -> str:
+def timeout_cause(seconds: float | None, where: str = "") -> str:
     """``timed out after 30 s; at fork.rst, line 42: fw.wait(f)``: the deadline and the
-    line of the example it was on (the innermost frame in a spec document)."""
-    seconds = _TIMEOUT.search(message)
-    cause = "timed out"
-    if seconds:
-        cause += f" after {float(seconds.group(1) or seconds.group(2)):g} s"
+    line of the example it was on (the innermost frame in a spec document of the
+    traceback ``where``)."""
+    cause = "timed out" if seconds is None else f"timed out after {seconds:g} s"
     lines = where.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         frame = _FRAME.match(lines[index])
@@ -120,7 +119,7 @@ def signature(kind: str, cause: str) -> str:
     """What equal causes share: the kind and the cause without where it happened, with
     addresses, numbers and (but in output) quoted names made alike."""
     text = _ADDRESS.sub("0x…", cause.partition(WHERE)[0])
-    if kind != "output":
+    if kind != FailureKind.OUTPUT:
         text = _QUOTED.sub("'…'", text)
     return f"{kind}: {_NUMBER.sub('N', text)}"
 
