@@ -16,7 +16,6 @@ from collections.abc import Collection, Iterable
 from types import FrameType
 from typing import Any, Protocol
 
-
 #: The spec's *start bound* (lifecycle.rst): where a rule says that a task starts, or that
 #: tasks run at the same time, without saying when, within this many seconds. A probe that
 #: waits for a task to start or for tasks to meet waits this long and no less.

@@ -2,10 +2,10 @@
 result.
 
 A tracer that adopts a future a forked body returns: it waits on it inside the
-fork's subgraph and records the tensor, so the fork gives a tensor where the program's fork gave a future. It
-breaks TRACE-NO-DATA-1: "When a forked function returns something that is not a
-tensor, such as [...] a future (one it forked, say), fw.trace MUST raise an
-exception".
+fork's subgraph and records the tensor, so the fork gives a tensor where the
+program's fork gave a future. It breaks TRACE-NO-DATA-1: "When a forked function
+returns something that is not a tensor, such as [...] a future (one it forked,
+say), fw.trace MUST raise an exception".
 """
 
 from typing import Any
