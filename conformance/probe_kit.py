@@ -19,7 +19,7 @@ from typing import Any, Protocol
 #: The spec's *start bound* (lifecycle.rst): where a rule says that a task starts, or that
 #: tasks run at the same time, without saying when, within this many seconds. A probe that
 #: waits for a task to start or for tasks to meet waits this long and no less.
-START_BOUND = 20.0
+START_BOUND = 10.0
 
 
 def start_interleaved(
