@@ -20,7 +20,14 @@ from reference_impl._thread_state import local
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("EXPLORER-USE-1")
+CONTRACT = contract(
+    "EXPLORER-USE-1",
+    extras={
+        "CONTEXT-INHERITED-1": "probe 3's chain of scripted calls made through helpers, run "
+        "under a schedule, starts a controlled run inside the last at every level: "
+        "RecursionError",
+    },
+)
 
 
 def ignore(func: Callable[..., Any]) -> Callable[..., Any]:
