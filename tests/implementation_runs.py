@@ -23,9 +23,10 @@ from tests.preloaded_command import run_command
 
 #: each run's --example-timeout. No passing example may come near it under load, or its
 #: verdict depends on the machine: the slowest, LIFECYCLE-EXIT-1's, starts a new
-#: interpreter, which takes seconds beside CPU hogs, and probes that give up on their own do
-#: so after 5 s and must still end inside it. An implementation that hangs waits the
-#: deadline out, so it stays short of the default 30 s.
+#: interpreter, which takes seconds beside CPU hogs. Probes that give up on their own do so
+#: after the spec's start bound (conformance.probe_kit.START_BOUND), which an implementation
+#: that passes never reaches: one that fails may end as a timeout instead. An implementation
+#: that hangs waits the deadline out, so it stays short of the default 30 s.
 EXAMPLE_TIMEOUT = "10"
 #: runs at a time: the slowest sleep out deadlines and probes' patience (a run of the
 #: reference itself spends half its time asleep), so eight runs share two cores
