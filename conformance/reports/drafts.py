@@ -149,9 +149,17 @@ def _header(report: RunReport, file: str, source: str) -> list[str]:
 
 
 def _table(draft: Draft, file: str) -> list[str]:
-    failed = ", ".join(f"{n} ({kind})" for n, kind in sorted(draft.kinds.items()))
+    failed = {n: kind for n, kind in draft.kinds.items() if kind != BREAKS}
+    broke = sorted(set(draft.kinds) - set(failed))
     kept = sorted(set(draft.examples) - set(draft.kinds))
-    said = [f"failed: example{'s' * (len(draft.kinds) > 1)} {failed}"] if failed else []
+    said = []
+    if failed:
+        which = ", ".join(f"{n} ({kind})" for n, kind in sorted(failed.items()))
+        said.append(f"failed: example{'s' * (len(failed) > 1)} {which}")
+    if broke:
+        said.append(
+            f"{BREAKS} for later examples: example{'s' * (len(broke) > 1)} {_numbers(broke)}"
+        )
     if kept:
         said.append(f"declared in the run: example{'s' * (len(kept) > 1)} {_numbers(kept)}")
     lines = [

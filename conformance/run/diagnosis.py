@@ -14,6 +14,7 @@ are reports/frames.py's, from the traceback the failure carries.
 
 from __future__ import annotations
 
+import functools
 import traceback
 from dataclasses import dataclass, replace
 from importlib.util import find_spec
@@ -61,6 +62,7 @@ class Diagnosis:
         return found
 
 
+@functools.cache
 def boundary(impl: str) -> Boundary:
     """The adapter named ``impl`` (``--impl``) as frames.py needs it: the file of the module
     that defines it, found without importing it, and every ``fw`` name the spec calls."""

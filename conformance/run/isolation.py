@@ -53,7 +53,6 @@ class Isolation:
         self.handle = handle
         #: xdist controller: the properties of each example running on a worker
         self.running: dict[str, list[tuple[str, object]]] = {}
-        self.adapter = boundary(handle.launch.impl)
         #: this process's name in the report: its xdist worker, or "" for a plain run
         self.worker = str(getattr(config, "workerinput", {}).get("workerid", ""))
         #: how many examples this process has begun: the order they ran in
@@ -89,7 +88,9 @@ class Isolation:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Record the failure's diagnosis; a fault's report; what the executor printed."""
-        diagnosis = diagnose_call(call, self.adapter)
+        # the adapter's files are looked up only once a phase fails: entry points are slow to read
+        adapter = boundary(self.handle.launch.impl) if call.excinfo is not None else None
+        diagnosis = diagnose_call(call, adapter)
         report: pytest.TestReport = yield
         if not isinstance(item, SpecItem):
             return report
