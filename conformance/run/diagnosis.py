@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import traceback
 from dataclasses import dataclass, replace
+from importlib.machinery import PathFinder
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -67,15 +68,26 @@ def boundary(impl: str) -> Boundary:
     """The adapter named ``impl`` (``--impl``) as frames.py needs it: the file of the module
     that defines it, found without importing it, and every ``fw`` name the spec calls."""
     target = available().get(impl, impl)
-    module = target.partition(":")[0]
-    try:
-        spec = find_spec(module) if module else None
-    except (ImportError, ValueError):  # a name that is no module: nothing is the adapter's
-        spec = None
-    files = frozenset({str(Path(spec.origin).resolve())} if spec and spec.origin else ())
+    found = _module_file(target.partition(":")[0])
+    files = frozenset({str(found.resolve())} if found else ())
     names = {n for listed in PROFILE_NAMES.values() for n in listed}
     names |= {m for listed in FUTURE_METHODS.values() for m in listed}
     return Boundary(files, frozenset(names))
+
+
+def _module_file(module: str) -> Path | None:
+    """The file of ``module``, found without importing it or its packages (no process of
+    pytest's imports the implementation); None for a name that is no module."""
+    top, *parts = module.split(".")
+    try:
+        spec = find_spec(top) if top else None
+        for index in range(len(parts)):
+            where = spec.submodule_search_locations if spec else None
+            name = ".".join([top, *parts[: index + 1]])
+            spec = PathFinder.find_spec(name, list(where)) if where else None
+    except (ImportError, ValueError):
+        return None
+    return Path(spec.origin) if spec and spec.origin and spec.has_location else None
 
 
 def diagnose(error: BaseException, adapter: Boundary | None = None) -> Diagnosis:
