@@ -7,7 +7,10 @@ interrupted. The format is described by ``report.schema.json`` (shipped with
 the package); ``FORMAT`` is bumped on incompatible changes, and a report of
 another format is refused, naming both. Format 4 added the requirement outcome
 ``partly-checked`` (passed what ran, some examples skipped as declared), which
-a format 3 report counted as passed.
+a format 3 report counted as passed. Format 5 added what the triage view needs
+to tell causes from their effects: where each failure came from and whether
+the adapter's code raised it, which worker and executor ran each example and
+in what order, the end of what it printed, and whether it was declared flaky.
 """
 
 from __future__ import annotations
@@ -27,10 +30,16 @@ from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports import atomic
 from conformance.reports.readable import NotRegular, check_regular
-from conformance.reports.results import OUTCOMES, PARTLY_CHECKED, ExampleResult, RunResults
+from conformance.reports.results import (
+    OUTCOMES,
+    PARTLY_CHECKED,
+    ExampleResult,
+    RunResults,
+    declared_reason,
+)
 from conformance.reports.verdict import Verdict, judge
 
-FORMAT = 4
+FORMAT = 5
 #: longest part of a schema error shown (jsonschema quotes the offending value whole)
 _SHOWN = 200
 
@@ -65,6 +74,20 @@ class ExampleRecord:
     probe: bool = False
     #: a failure's cause in one line (cause_lines.py)
     cause: str = ""
+    #: a failure's origin: the frame it was raised or hung at (frames.py), or ""
+    where: str = ""
+    #: the adapter's own code raised it: a bug of the glue, never drafted as a limit
+    adapter_error: bool = False
+    #: the xdist worker that ran it ("" in a plain run)
+    worker: str = ""
+    #: which of its worker's executors ran it (1 for the first; 0 unknown)
+    executor: int = 0
+    #: its place in the order its worker ran examples (1 for the first; 0 unknown)
+    order: int = 0
+    #: the end of what its executor printed while it ran
+    output: str = ""
+    #: declared to depend on timing: a pass and the declared failure both accepted
+    flaky: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,13 +105,13 @@ class RequirementRecord:
     results: tuple[ExampleRecord, ...] = ()
 
     def declared_skip(self, example: ExampleRecord) -> str | None:
-        """The reason ``example`` was skipped with by a skips list, or None if it was not
-        (the words run/spec_items.py gives a declared skip: ``ID example N: not run (...)``)."""
-        if example.outcome != "skipped":
-            return None
-        prefix = re.escape(f"{self.id} example {example.example}: ")
-        declared = re.fullmatch(rf"{prefix}not run \((.*)\)", " ".join(example.message.split()))
-        return declared.group(1) if declared else None
+        """The reason ``example`` was skipped with by a skips list, or None if it was not."""
+        return self.declared(example) if example.outcome == "skipped" else None
+
+    def declared(self, example: ExampleRecord) -> str | None:
+        """The reason ``example`` was declared with (an expected failure, a flaky one, a
+        skip), if the run counted it as declared; else None."""
+        return declared_reason(self.id, example.example, example.outcome, example.message)
 
     def skipped_examples(self) -> list[int]:
         """The numbers of its examples that were skipped (each once, under any schedule)."""
@@ -154,6 +177,13 @@ def _example(result: ExampleResult) -> ExampleRecord:
         result.line,
         result.probe,
         result.cause,
+        result.where,
+        result.adapter_error,
+        result.worker,
+        result.executor,
+        result.order,
+        result.output,
+        result.flaky,
     )
 
 

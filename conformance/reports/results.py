@@ -12,6 +12,7 @@ requirement with no result at all is "not run", never left out.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,9 @@ PARTLY_CHECKED = "partly-checked"
 OUTCOMES = ("passed", PARTLY_CHECKED, *EXAMPLE_OUTCOMES[1:])
 _SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}
 MESSAGE_LIMIT = 4000
+#: the end of what an example printed that a report keeps (a cascade's cause is there)
+OUTPUT_LIMIT = 2000
+_OUTPUT_SECTION = "Captured executor output"
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
 _XPASS_STRICT = "[XPASS(strict)]"
 
@@ -51,8 +55,22 @@ class ExampleResult:
     line: int = 0
     #: one of the requirement's probes (``.. probes::``), not one of its examples
     probe: bool = False
-    #: for a failure: its cause in one line (run/causes.py)
+    #: for a failure: its cause in one line (run/diagnosis.py)
     cause: str = ""
+    #: for a failure: the frame it was raised or hung at (reports/frames.py)
+    where: str = ""
+    #: for a failure: the adapter's own code raised it (reports/frames.py)
+    adapter_error: bool = False
+    #: the xdist worker that ran it ("" in a plain run)
+    worker: str = ""
+    #: which of its worker's executors ran it (1 for the first; 0 unknown)
+    executor: int = 0
+    #: its place in the order its worker ran examples (1 for the first; 0 unknown)
+    order: int = 0
+    #: the end of what its executor printed while it ran (OUTPUT_LIMIT characters)
+    output: str = ""
+    #: declared to depend on timing: a pass and the declared failure are both accepted
+    flaky: bool = False
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -68,6 +86,18 @@ def item_outcome(report: pytest.TestReport) -> str | None:
     if report.when == "call" and report.passed:
         return "xpassed" if hasattr(report, "wasxfail") else "passed"
     return None
+
+
+def _printed(before: str, report: pytest.TestReport) -> str:
+    """What the executor printed up to this phase's end (isolation.py's sections, which it
+    indents), its last OUTPUT_LIMIT characters."""
+    printed = "".join(
+        textwrap.dedent(text)
+        for title, text in report.sections
+        if title.startswith(_OUTPUT_SECTION)
+    )
+    text = before + printed
+    return text[-OUTPUT_LIMIT:]
 
 
 def report_message(report: pytest.TestReport) -> str:
@@ -108,9 +138,16 @@ class RunResults:
                 probe=props.get("kind") == "probe",
             )
         result.duration += report.duration
+        result.worker = props.get("worker", result.worker)
+        result.order = int(props.get("order") or result.order)
+        result.executor = int(props.get("executor") or result.executor)
+        result.output = _printed(result.output, report)
         outcome = item_outcome(report)
         if outcome is None:
             return
+        result.flaky = props.get("expected") == "flaky"
+        if result.flaky and outcome == "xpassed":
+            outcome = "passed"  # as declared: its outcome depends on timing
         if _SEVERITY[outcome] > _SEVERITY[result.outcome] or (
             outcome == "failed" and result.outcome == "failed" and not result.kind
         ):
@@ -118,6 +155,8 @@ class RunResults:
             failing = outcome in ("failed", "xfailed")
             result.kind = props.get("failure_kind", "") if failing else ""
             result.cause = props.get("cause", "") if failing else ""
+            result.where = props.get("where", "") if failing else ""
+            result.adapter_error = failing and props.get("adapter_error") == "1"
             result.message = report_message(report)
 
     def of(self, requirement: str) -> list[ExampleResult]:
@@ -150,6 +189,20 @@ class RunResults:
                 key = (requirement.profile, requirement.level)
                 table.setdefault(key, Counter())[outcome] += 1
         return table
+
+
+def declared_reason(requirement: str, number: int, outcome: str, message: str) -> str | None:
+    """The reason example ``number`` was declared with, if the run counted it as declared:
+    an expected failure's (it xfailed, or a flaky one passed) or a skips list's (the words
+    run/spec_items.py gives: ``ID example N: not run (reason)``); else None."""
+    said = " ".join(message.split())
+    prefix = f"{requirement} example {number}: "
+    if outcome in ("xfailed", "passed") and said.startswith(prefix):
+        return said[len(prefix) :]
+    if outcome == "skipped":
+        skipped = re.fullmatch(rf"{re.escape(prefix)}not run \((.*)\)", said)
+        return skipped.group(1) if skipped else None
+    return None
 
 
 def requirement_outcome(outcomes: Iterable[str]) -> str:

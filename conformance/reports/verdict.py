@@ -15,6 +15,11 @@ IDs, ``--lf``, ``-x``...) judges only what ran, says which selection it was, and
 never says "conforms". A profile whose MUSTs are partly checked never reads as
 a plain "conforms" either: it "conforms, checked in part", and the counts say
 how many; a declared skip does not fail the run, even under ``--strict``.
+
+Declarations are counted too: those whose reason is still a draft's (``TO
+CONFIRM``) are named, and fail the run under ``--strict``; examples declared
+to depend on timing (``flaky = true``) are named with how each ended, apart
+from the passed and the expected failures.
 """
 
 from __future__ import annotations
@@ -24,8 +29,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from conformance.catalog.expectations import unconfirmed
 from conformance.catalog.vocabulary import LEVELS, PROFILES
-from conformance.reports.results import EXAMPLE_OUTCOMES, OUTCOMES, PARTLY_CHECKED
+from conformance.reports.results import (
+    EXAMPLE_OUTCOMES,
+    OUTCOMES,
+    PARTLY_CHECKED,
+    declared_reason,
+)
 
 CONFORMS = "conforms"
 #: every MUST passed what ran, some with examples skipped as declared
@@ -38,9 +49,15 @@ STATUSES = (CONFORMS, CHECKED_IN_PART, NOT_FULLY_CHECKED, DOES_NOT_CONFORM)
 
 class _Example(Protocol):
     @property
+    def example(self) -> int: ...
+    @property
     def outcome(self) -> str: ...
     @property
     def probe(self) -> bool: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def flaky(self) -> bool: ...
 
 
 class _Requirement(Protocol):
@@ -125,6 +142,10 @@ class Verdict:
     probes: Tally
     #: why the run fails (empty: it passes), one sentence each
     failing: tuple[str, ...]
+    #: the requirements declared with a drafted reason (TO CONFIRM) still
+    unconfirmed: tuple[str, ...] = ()
+    #: the examples declared flaky, with how each ended: ``R-1 example 2: passed``
+    flaky: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -190,6 +211,18 @@ class Verdict:
         lines.append(f"examples: {self.examples.fraction()}")
         if self.probes.total:
             lines.append(f"  of which probes: {self.probes.fraction()}")
+        if self.flaky:
+            lines.append(
+                f"declared flaky (timing decides; either outcome accepted): {len(self.flaky)} "
+                f"example{'s' * (len(self.flaky) != 1)}: {', '.join(self.flaky)}"
+            )
+        if self.unconfirmed:
+            count = len(self.unconfirmed)
+            lines.append(
+                f"declarations to confirm: {count} requirement{'s' * (count != 1)} declared "
+                f"with a drafted reason (TO CONFIRM): {', '.join(self.unconfirmed)}"
+                + ("" if self.strict else " (--strict fails on them)")
+            )
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -209,6 +242,8 @@ class Verdict:
             },
             "examples": self.examples.to_json(),
             "probes": self.probes.to_json(),
+            "unconfirmed": list(self.unconfirmed),
+            "flaky": list(self.flaky),
         }
 
 
@@ -249,6 +284,7 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
         for p in claimed
         if p in per_profile
     )
+    drafted = _unconfirmed(records)
     return Verdict(
         implementation=implementation,
         claimed=claimed,
@@ -261,8 +297,39 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
         failing=tuple(
             _failing(records, partial=partial, strict=strict, interrupted=interrupted)
             + _failing_outside(outside, spec_warnings)
+            + (
+                [f"declarations with a drafted reason to confirm (--strict): {', '.join(drafted)}"]
+                if strict and drafted
+                else []
+            )
         ),
+        unconfirmed=drafted,
+        flaky=_flaky(records),
     )
+
+
+def _unconfirmed(records: Iterable[_Requirement]) -> tuple[str, ...]:
+    """The requirements the run counted as declared with a reason still a draft's."""
+    return tuple(
+        r.id
+        for r in records
+        if any(
+            unconfirmed(declared_reason(r.id, e.example, e.outcome, e.message) or "")
+            for e in r.results
+        )
+    )
+
+
+def _flaky(records: Iterable[_Requirement]) -> tuple[str, ...]:
+    """``R-1 example 2: passed``: each example declared flaky, with how it ended (under
+    several schedules, each outcome once)."""
+    found = {
+        f"{r.id} example {e.example}: {e.outcome}": None
+        for r in records
+        for e in r.results
+        if e.flaky and e.outcome != "not-run"
+    }
+    return tuple(found)
 
 
 def _ids(records: Iterable[_Requirement]) -> str:

@@ -28,7 +28,7 @@ import pytest
 
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, ExecutorUnavailable
 from conformance.executor.remote import RebuildFailed
-from conformance.run.diagnosis import Diagnosis, diagnose_call
+from conformance.run.diagnosis import Diagnosis, boundary, diagnose_call
 from conformance.run.spec_items import SpecItem, requirement_of
 from conformance.sphinx_doctest.capped import cap_text
 from conformance.sphinx_doctest.failures import describe_result, numbered_source
@@ -53,6 +53,10 @@ class Isolation:
         self.handle = handle
         #: xdist controller: the properties of each example running on a worker
         self.running: dict[str, list[tuple[str, object]]] = {}
+        #: this process's name in the report: its xdist worker, or "" for a plain run
+        self.worker = str(getattr(config, "workerinput", {}).get("workerid", ""))
+        #: how many examples this process has begun: the order they ran in
+        self.begun = 0
 
     def pytest_unconfigure(self) -> None:
         """End the executor and everything it started; remove its files."""
@@ -71,6 +75,8 @@ class Isolation:
     ) -> Iterator[None]:
         if not isinstance(item, SpecItem):
             return (yield)
+        self.begun += 1
+        item.user_properties += [("worker", self.worker), ("order", str(self.begun))]
         self.handle.arm(self.timeout)
         try:
             return (yield)
@@ -82,10 +88,15 @@ class Isolation:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Record the failure's diagnosis; a fault's report; what the executor printed."""
-        diagnosis = diagnose_call(call)
+        # the adapter's files are looked up only once a phase fails: entry points are slow to read
+        adapter = boundary(self.handle.launch.impl) if call.excinfo is not None else None
+        diagnosis = diagnose_call(call, adapter)
         report: pytest.TestReport = yield
         if not isinstance(item, SpecItem):
             return report
+        # which executor ran it (the one in place when the phase ended): a cascade's
+        # victims run after its start in the same or the next executor (reports/cascades.py)
+        report.user_properties.append(("executor", str(self.handle.generation)))
         if diagnosis is not None:
             report.user_properties += diagnosis.properties()
             if diagnosis.kind.stops_the_process:
