@@ -141,7 +141,7 @@ def quiet_state(root: int, exclude: frozenset[int], machine: str) -> Quiet | Non
                     continue  # an ended thread: it neither wakes anyone nor waits
                 with open(f"/proc/{pid}/task/{tid}/syscall", encoding="ascii") as file:
                     line = file.read().strip()
-                watched = _untimed_wait(pid, line, machine) if state == "S" else None
+                watched = untimed_wait(pid, line, machine) if state == "S" else None
                 if watched is None:
                     return None
                 sockets |= watched
@@ -167,7 +167,7 @@ def _has_posix_timers(pid: int) -> bool:
         return False
 
 
-def _untimed_wait(pid: int, line: str, machine: str) -> frozenset[int] | None:
+def untimed_wait(pid: int, line: str, machine: str) -> frozenset[int] | None:
     """The Unix sockets a thread's untimed wait needs written to (empty for a futex);
     None unless the syscall ``line`` is a wait with no timeout this module understands."""
     fields = line.split()
@@ -277,4 +277,12 @@ def peers_held_inside(sockets: Collection[int], inside: Collection[int]) -> bool
     return all(held[peer] and held[peer] <= set(inside) for peer in wanted)
 
 
-__all__ = ["QUIET_FOR", "SAMPLE_EVERY", "DeadlockWatch", "Quiet", "quiet_state", "unix_peers"]
+__all__ = [
+    "QUIET_FOR",
+    "SAMPLE_EVERY",
+    "DeadlockWatch",
+    "Quiet",
+    "quiet_state",
+    "unix_peers",
+    "untimed_wait",
+]

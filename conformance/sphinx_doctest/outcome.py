@@ -3,10 +3,10 @@
 The engine tells two ways itself (an example printed something else, or
 raised) and two of Sphinx's group semantics (its group's setup or cleanup
 failed); whatever runs the examples adds the ways a run can stop one (its
-deadline, a hang, a deadlock told before the deadline, a crash). Each is carried as a :class:`FailureKind` from
-where it is known to the report, never re-read from a failure's text; a
-report (the JSON, JUnit's ``failure_kind`` property, the triage view) writes
-its value.
+deadline, a hang, a deadlock told before the deadline, a crash). Each is
+carried as a :class:`FailureKind` from where it is known to the report, never
+re-read from a failure's text; a report (the JSON, JUnit's ``failure_kind``
+property, the triage view) writes its value.
 """
 
 from __future__ import annotations

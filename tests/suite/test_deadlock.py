@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.executor.deadlock import QUIET_FOR
+from conformance.executor.deadlock import QUIET_FOR, untimed_wait
 from conformance.reports import drafts
 from conformance.reports.json_report import RunReport, read_report
 from tests.paths import REPO
@@ -143,3 +143,28 @@ def test_deadlocks_cost_seconds_and_are_drafted_as_skips(run: Run) -> None:
     assert wall < waits * WAITS + len(deadlocks) * DEADLINE / 2, result.stdout
     skipped = {draft.requirement.id for draft in drafts.drafts(report)[drafts.SKIPS]}
     assert skipped == set(deadlocks)
+
+
+# what Linux says a thread of this machine's Python waits in (x86-64), as read in /proc
+UNTIMED_LOCK = "202 0x558edf7bc300 0x189 0x0 0x0 0x0 0xffffffff 0x7ffdd3927b60 0x7f1673ca3f16"
+TIMED_LOCK = "202 0x7f1668000ba0 0x89 0x0 0x7f1671bfc960 0x0 0xffffffff 0x7f1671bfc8b0 0x7f16"
+SHARED_LOCK = "202 0x558edf7bc300 0x9 0x0 0x0 0x0 0xffffffff 0x7ffdd3927b60 0x7f1673ca3f16"
+SLEEP = "230 0x1 0x1 0x7f16713fbc40 0x0 0x0 0x7f167434e6e8 0x7f16713fbc00 0x7f1673ced545"
+EPOLL_TIMED = "232 0x3 0x7f1673a6c940 0x1 0x3e8 0x0 0x7f167434e6e8 0x7f16723fd9a0 0x7f1673d26f36"
+
+
+@pytest.mark.parametrize(
+    ("line", "untimed"),
+    [
+        (UNTIMED_LOCK, True),
+        (TIMED_LOCK, False),  # Lock.acquire(timeout=...), Event.wait(timeout)
+        (SHARED_LOCK, False),  # another process may wake it
+        (SLEEP, False),
+        (EPOLL_TIMED, False),  # a loop with a timer scheduled
+        ("running", False),
+        ("-1 0x7ffdd3927b60 0x7f1673ca3f16", False),  # blocked outside any syscall
+    ],
+)
+def test_only_an_untimed_private_wait_counts_as_stuck(line: str, untimed: bool) -> None:
+
+    assert (untimed_wait(0, line, "x86_64") is not None) == untimed
