@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -81,9 +82,10 @@ OUTPUTS = {
 }
 
 
-def write_spec(folder: Path) -> Path:
+def write_spec(folder: Path, rules: Iterable[str] = EXAMPLES) -> Path:
     parts = [HEADER]
-    for rule, code in EXAMPLES.items():
+    for rule in rules:
+        code = EXAMPLES[rule]
         parts.append(
             f".. requirement:: {rule}\n   :profile: core\n   :level: MUST\n\n   Waits.\n\n"
             ".. testcode::\n\n" + "\n".join(f"   {line}" for line in code.splitlines()) + "\n"
@@ -94,13 +96,15 @@ def write_spec(folder: Path) -> Path:
     return folder
 
 
-def run_suite(folder: Path) -> tuple[subprocess.CompletedProcess[str], RunReport, float]:
+def run_suite(
+    folder: Path, *args: str, deadline: float = DEADLINE
+) -> tuple[subprocess.CompletedProcess[str], RunReport, float]:
     report = folder / "report.json"
     began = time.monotonic()
     result = subprocess.run(
         [
             sys.executable, "-m", "conformance.cli", "--spec-root", str(folder),
-            "--example-timeout", f"{DEADLINE:g}", "--report", str(report),
+            "--example-timeout", f"{deadline:g}", "--report", str(report), *args,
         ],
         capture_output=True, text=True, timeout=600, check=False, cwd=REPO,
     )  # fmt: skip
@@ -143,6 +147,15 @@ def test_deadlocks_cost_seconds_and_are_drafted_as_skips(run: Run) -> None:
     assert wall < waits * WAITS + len(deadlocks) * DEADLINE / 2, result.stdout
     skipped = {draft.requirement.id for draft in drafts.drafts(report)[drafts.SKIPS]}
     assert skipped == set(deadlocks)
+
+
+def test_without_detection_a_deadlock_waits_for_its_deadline(tmp_path: Path) -> None:
+    deadline = QUIET_FOR + 3
+    folder = write_spec(tmp_path, ["DEADLOCK-LOCK-1"])
+    result, report, _ = run_suite(folder, "--no-deadlock-detection", deadline=deadline)
+    (record,) = report.by_id()["DEADLOCK-LOCK-1"].results
+    assert (record.outcome, record.kind) == ("failed", "timeout"), result.stdout
+    assert report.by_id()["DEADLOCK-LOCK-1"].duration >= deadline
 
 
 # what Linux says a thread of this machine's Python waits in (x86-64), as read in /proc
