@@ -9,7 +9,10 @@ harness. At the item's deadline the harness announces it on the channel and
 asks the executor to raise a timeout into the example (SOFT_SIGNAL); if it
 has not answered a grace later, it is asked for every thread's stack
 (faulthandler, DUMP_SIGNAL) and its whole process group is killed - also when
-it stopped itself (SIGSTOP) or disarmed everything it could. A killed,
+it stopped itself (SIGSTOP) or disarmed everything it could. Before the
+deadline, a deadlock (deadlock.py: every thread of the executor and of what it
+started in a wait no other could end, for a few seconds) is ended the same
+way, at once. A killed,
 crashed or tainted executor is replaced by a fresh one at the next request;
 a fresh one that loaded other code than the first (the implementation's
 files changed during the run) is refused.
@@ -28,6 +31,7 @@ from typing import Any
 
 from conformance.adapter import AdapterError
 from conformance.executor import wire
+from conformance.executor.deadlock import DeadlockWatch
 from conformance.executor.processes import (
     AFTER_A_CRASH,
     AFTER_ENDING_IT,
@@ -61,11 +65,12 @@ _EMPTIED_PAST = 16 * 1024 * 1024
 class Launch:
     """What an executor needs to start: the folder of the project's ``conf.py``, the
     implementation and the deadline of its requests (each document's tests come with
-    the first request about it)."""
+    the first request about it), and whether a deadlock ends a request before it."""
 
     confdir: str
     impl: str
     timeout: float
+    deadlocks: bool = True
 
 
 class ExecutorFault(Exception):
@@ -76,7 +81,7 @@ class ExecutorFault(Exception):
     ) -> None:
         summary = f"{cause}; {aftermath}{threads}"
         super().__init__(summary)
-        #: CRASH or HANG (a broken channel is a crash of the protocol)
+        #: CRASH, HANG or DEADLOCK (a broken channel is a crash of the protocol)
         self.kind = kind
         #: what happened, in one line: the failure's cause
         self.cause = cause
@@ -114,6 +119,10 @@ class ExecutorHandle:
         self.threads: list[str] = []
         #: the implementation's files as the run's first executor loaded them
         self.code: dict[str, list[int]] | None = None
+        #: the executor's watcher process (processes.watch_harness), never an example's
+        self.watcher: int | None = None
+        #: looks for a deadlock while a request with a deadline runs
+        self.watch: DeadlockWatch | None = None
         self._read = dict.fromkeys(STREAMS, 0)
         self._dumped = 0
 
@@ -159,6 +168,8 @@ class ExecutorHandle:
         if "usage_error" in ready:
             self.stop_process()
             raise ExecutorUnavailable(str(ready["usage_error"]), str(ready.get("traceback", "")))
+        watcher = ready.get("watcher")
+        self.watcher = watcher if isinstance(watcher, int) else None
         self._same_code(ready.get("code"))
 
     def _same_code(self, code: object) -> None:
@@ -195,11 +206,20 @@ class ExecutorHandle:
         assert self.channel is not None
         self.seq += 1
         self._dumped = size_of(self.folder / "dump.txt")
+        if self.launch.deadlocks and self.deadline is not None and self.process is not None:
+            excluded = () if self.watcher is None else (self.watcher,)
+            self.watch = DeadlockWatch(self.process.pid, excluded)
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
             self.channel.send(message, self.seq)
         return self._answer()
 
     def _answer(self) -> dict[str, Any]:
+        try:
+            return self._wait_for_answer()
+        finally:
+            self.watch = None
+
+    def _wait_for_answer(self) -> dict[str, Any]:
         process, channel = self.process, self.channel
         assert process is not None
         assert channel is not None
@@ -222,6 +242,9 @@ class ExecutorHandle:
                 return answer
             if process.poll() is not None:
                 raise self._crashed()
+            stuck = None if self.watch is None else self.watch.check(time.monotonic())
+            if stuck is not None:
+                raise self._ended(FailureKind.DEADLOCK, stuck)
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 if not self.soft_sent:
                     self.soft_sent = True
@@ -274,12 +297,14 @@ class ExecutorHandle:
         )
 
     def _hung(self) -> ExecutorFault:
+        return self._ended(FailureKind.HANG, hang_cause(self.launch.timeout))
+
+    def _ended(self, kind: FailureKind, cause: str) -> ExecutorFault:
+        """Its stacks, then the end of its group: a hang, or a deadlock told early."""
         self._signal(DUMP_SIGNAL)
         time.sleep(_DUMP_WAIT)
         dump = self._fault()
-        return ExecutorFault(
-            FailureKind.HANG, hang_cause(self.launch.timeout), AFTER_ENDING_IT, dump
-        )
+        return ExecutorFault(kind, cause, AFTER_ENDING_IT, dump)
 
     def _fault(self) -> str:
         """End the executor's group; what faulthandler wrote during this request (trimmed

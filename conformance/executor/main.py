@@ -256,7 +256,7 @@ def main(argv: list[str]) -> None:
     config: dict[str, Any] = json.loads(argv[1])
     requests, answers = int(config["requests"]), int(config["answers"])
     die_with_parent(int(config["harness"]))
-    watch_harness(int(config["harness"]), keep=(requests, answers))
+    watcher = watch_harness(int(config["harness"]), keep=(requests, answers))
     try:
         hello = wire.receive_frame(requests, time.monotonic() + _HELLO_WAIT)
     except wire.ChannelBroken:
@@ -268,6 +268,8 @@ def main(argv: list[str]) -> None:
     state.arm_faulthandler(dump)
     state.install_soft_timeout(executor.on_soft_timeout)
     first = start(executor)
+    if "ready" in first:
+        first["watcher"] = watcher
     executor.answer(first)
     if "ready" in first:
         fw = executor.adapter.fw if executor.adapter is not None else None

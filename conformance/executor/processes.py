@@ -121,15 +121,17 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def watch_harness(harness: int, keep: tuple[int, ...] = ()) -> None:
-    """Fork a watcher that kills this process group once ``harness`` has ended."""
+def watch_harness(harness: int, keep: tuple[int, ...] = ()) -> int | None:
+    """Fork a watcher that kills this process group once ``harness`` has ended; its pid
+    (the deadlock watch leaves it out: it waits for the harness, not for an example)."""
     try:
         handle = os.pidfd_open(harness)
     except (OSError, AttributeError):
-        return  # no pidfd: die_with_parent still ends the executor itself
-    if os.fork() != 0:
+        return None  # no pidfd: die_with_parent still ends the executor itself
+    watcher = os.fork()
+    if watcher != 0:
         os.close(handle)
-        return
+        return watcher
     try:  # the watcher: holds nothing of the executor's, waits, then ends the group
         for fd in keep:
             with contextlib.suppress(OSError):

@@ -33,6 +33,7 @@ def make_handle(config: pytest.Config, location: SpecLocation, impl: str) -> Exe
         confdir=str(location.source.confdir),
         impl=impl,
         timeout=config.getoption("example_timeout") or 0.0,
+        deadlocks=not config.getoption("no_deadlock_detection"),
     )
     handle = config.stash[HANDLE] = ExecutorHandle(launch)
     return handle

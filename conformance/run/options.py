@@ -52,6 +52,16 @@ def add_options(parser: _Parser) -> None:
         "--strict",
     )
     group.addoption(
+        "--no-deadlock-detection",
+        action="store_true",
+        default=False,
+        help="let a deadlocked example wait out --example-timeout. By default an example "
+        "whose every thread (of the executor and the processes it started) has waited 3 s, "
+        "with no timeout and no CPU time spent, on what only another of them could do fails "
+        "at once as a deadlock (Linux only); an example that waits for only a signal from "
+        "outside (alarm, setitimer, another process's kill) needs this option",
+    )
+    group.addoption(
         "--schedules",
         type=values.schedules,
         default=DEFAULT_SCHEDULES,

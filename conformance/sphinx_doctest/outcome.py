@@ -3,10 +3,10 @@
 The engine tells two ways itself (an example printed something else, or
 raised) and two of Sphinx's group semantics (its group's setup or cleanup
 failed); whatever runs the examples adds the ways a run can stop one (its
-deadline, a hang, a crash). Each is carried as a :class:`FailureKind` from
-where it is known to the report, never re-read from a failure's text; a
-report (the JSON, JUnit's ``failure_kind`` property, the triage view) writes
-its value.
+deadline, a hang, a deadlock told before the deadline, a crash). Each is
+carried as a :class:`FailureKind` from where it is known to the report, never
+re-read from a failure's text; a report (the JSON, JUnit's ``failure_kind``
+property, the triage view) writes its value.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class FailureKind(StrEnum):
     TIMEOUT = "timeout"
     #: it ran past its deadline where nothing could interrupt it: its process was ended
     HANG = "hang"
+    #: every thread of its process waited, with no timeout, on another: ended early
+    DEADLOCK = "deadlock"
     #: it ended the process that ran it (a signal, an exit, a broken channel)
     CRASH = "crash"
     #: anything else: an error of the harness, or of pytest around the example
@@ -47,7 +49,12 @@ class FailureKind(StrEnum):
     def stops_the_process(self) -> bool:
         """Did it leave its process unfit to run more (threads stuck, or none left)? An
         example that did is never run again, not even to rebuild a namespace."""
-        return self in (FailureKind.TIMEOUT, FailureKind.HANG, FailureKind.CRASH)
+        return self in (
+            FailureKind.TIMEOUT,
+            FailureKind.HANG,
+            FailureKind.DEADLOCK,
+            FailureKind.CRASH,
+        )
 
 
 class DeadlineExceeded(Failed):

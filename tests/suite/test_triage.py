@@ -342,4 +342,5 @@ def test_the_failure_kinds_are_the_report_s_and_only_absorbable_ones_are_xfail_d
     every kind an expected failure cannot absorb."""
     assert set(schema()["$defs"]["kind"]["enum"]) == {"", *FailureKind}
     assert set(SKIP_KINDS) == set(FailureKind) - {FailureKind.OUTPUT, FailureKind.EXCEPTION}
-    assert {k for k in FailureKind if k.stops_the_process} == {"timeout", "hang", "crash"}
+    stopping = {"timeout", "hang", "deadlock", "crash"}
+    assert {k for k in FailureKind if k.stops_the_process} == stopping
