@@ -118,13 +118,15 @@ class ClauseInventoryDirective(SphinxDirective):
 def _span_clauses(table: nodes.table, sizes: list[int]) -> None:
     """Each clause's cell spans the rows of its partitions, so that a clause reads as one."""
     body = next(table.findall(nodes.tbody))
-    rows = list(body.children)
+    rows = [child for child in body.children if isinstance(child, nodes.row)]
     start = 0
     for size in sizes:
         if size > 1:
-            rows[start].children[0]["morerows"] = size - 1
+            first = rows[start][0]
+            assert isinstance(first, nodes.entry)  # row() makes entries only
+            first["morerows"] = size - 1
             for later in rows[start + 1 : start + size]:
-                later.remove(later.children[0])
+                later.remove(later[0])
         start += size
 
 
