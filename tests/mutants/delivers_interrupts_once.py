@@ -21,6 +21,8 @@ CONTRACT = contract(
     extras={
         "ERR-BASE-EXCEPTION-1": "probe 3 waits twice on each future its tasks failed with "
         "KeyboardInterrupt, SystemExit or GeneratorExit: the second wait returns None",
+        "FUTURE-COLLECT-ALL-FAIL-1": "probe 3 waits on each given future before it waits "
+        "again on the failed one from collect_all's list: that wait returns None",
     },
 )
 
