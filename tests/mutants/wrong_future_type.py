@@ -26,8 +26,6 @@ CONTRACT = contract(
         "FUTURE-COLLECT-ALL-1": "the probe checks collect_all gives back the very futures fork "
         "returned, which this mutant wraps",
         "FUTURE-FORKED-METHODS-1": reasons.NO_FUTURE_METHODS,
-        "FUTURE-WAIT-ALL-1": "probe 4 checks that wait_all, given collect_all's future, gives "
-        "back the very futures fork returned, which this mutant wraps",
         "FUTURE-THEN-ERROR-1": reasons.NO_PROBED_METHODS,
         "FUTURE-VALUE-NOT-DONE-1": reasons.NO_PROBED_METHODS,
         "MODULE-RETURNS-FUTURES-1": reasons.NO_FUTURE_METHODS,
