@@ -149,7 +149,7 @@ def _table(
     classes: list[str], widths: Iterable[int], heading: list[str], rows: list[list[Cell]]
 ) -> nodes.table:
     widths = list(widths)
-    table = nodes.table(classes=classes)
+    table = nodes.table(classes=[*classes, "colwidths-given"])  # the widths below, not auto
     group = nodes.tgroup(cols=len(widths))
     table += group
     group += [nodes.colspec(colwidth=width) for width in widths]
