@@ -20,7 +20,8 @@ blocks are shown: "Output" captions, visible ``testsetup``) and
 ``conformance.sphinx_ext.matrix`` (``.. conformance-matrix::``) and
 ``conformance.sphinx_ext.schema`` (``.. report-schema::``) and
 ``conformance.sphinx_ext.probes`` (``.. probes::``) and
-``conformance.sphinx_ext.mutation_coverage`` (``.. mutation-coverage::``), so conf.py names
+``conformance.sphinx_ext.mutation_coverage`` (``.. mutation-coverage::``) and
+``conformance.sphinx_ext.clause_inventory`` (``.. clause-inventory::``), so conf.py names
 one extension for all of the spec's markup.
 """
 
@@ -259,6 +260,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("conformance.sphinx_ext.schema")
     app.setup_extension("conformance.sphinx_ext.probes")
     app.setup_extension("conformance.sphinx_ext.mutation_coverage")
+    app.setup_extension("conformance.sphinx_ext.clause_inventory")
     app.connect("doctree-read", count_examples)
     app.connect("env-check-consistency", check_examples)
     app.connect("doctree-resolved", link_matrix)

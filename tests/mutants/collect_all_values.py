@@ -18,6 +18,8 @@ CONTRACT = contract(
         "FUTURE-COLLECT-CREATED-1": "the example waits on the futures collect_all gives",
         "FUTURE-THEN-1": "probe 7's callback waits on the futures collect_all gives",
         "NEST-ANY-POOL-1": "probe 3 waits on the futures collect_all gives, values here",
+        "FUTURE-WAIT-ALL-1": "probe 4 gives wait_all collect_all's future, whose value is the "
+        "futures' values here, not the futures",
     },
 )
 

@@ -19,6 +19,8 @@ CONTRACT = contract(
     extras={
         "ERR-WAIT-AGAIN-1": "the probe's task raises a BaseException",
         "FUTURE-DONE-FAILED-1": "the probe's tasks raise BaseExceptions too",
+        "FUTURE-COLLECT-ALL-FAIL-1": "probe 3's tasks raise BaseExceptions: their futures "
+        "give None, and the failure is lost",
     },
 )
 

@@ -30,8 +30,11 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 #: the pages the issue looked at: the matrix, "All requirements", and the three with pictures
-#: or wide tables of their own
-PAGES = ["matrix", "requirements", "trace", "contributing", "validating", "coverage", "wait"]
+#: or wide tables of their own; and the clause inventory, a page of tables
+PAGES = [
+    "matrix", "requirements", "trace", "contributing", "validating", "coverage", "wait",
+    "clause-inventory",
+]  # fmt: skip
 WIDTHS = [1400, 1000]
 
 
