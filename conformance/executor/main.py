@@ -33,7 +33,6 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
 
-from _pytest.config import parse_warning_filter
 from _pytest.outcomes import OutcomeException
 from sphinx.config import eval_config_file
 from sphinx.util.tags import Tags
@@ -77,8 +76,12 @@ class Executor:
         self.adapter = load_adapter(self.config["impl"], deadline=self.timeout)
         self.code = files_of(sys.modules[name] for name in set(sys.modules) - before)
         select(self.adapter)
-        for warning_filter in self.adapter.warning_filters:
-            warnings.filterwarnings(*parse_warning_filter(warning_filter, escape=False))
+        if self.adapter.warning_filters:
+            # pytest's parser, as for ``-W``: its config machinery is paid for only here
+            from _pytest.config import parse_warning_filter  # noqa: PLC0415
+
+            for warning_filter in self.adapter.warning_filters:
+                warnings.filterwarnings(*parse_warning_filter(warning_filter, escape=False))
 
     def document(self, docname: str, packed: list[str]) -> DocumentRun:
         """The document's run, made from the groups the harness ``packed`` when new."""
