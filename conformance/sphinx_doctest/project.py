@@ -35,6 +35,7 @@ from sphinx.util.console import nocolor
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 
 from conformance.sphinx_doctest import snapshot
+from conformance.sphinx_doctest.conf_run import configure_like_sphinx
 from conformance.sphinx_doctest.freshness import changed_documents, record_digests
 from conformance.sphinx_doctest.model import document_groups
 
@@ -152,6 +153,8 @@ def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> ReadPr
         if (folder / snapshot.SNAPSHOT).is_file():
             with _locked(folder):
                 project = snapshot.read(key[0], key[1], folder, dict(key[2]))
+            if project is not None:  # what Sphinx's read would have done to this process
+                configure_like_sphinx(key[1], project.config.doctest_path)
         if project is None:
             project = _read(key[0], key[1], folder, dict(key[2]))
             _keep_snapshot(project)

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 #: the snapshot's file in the project's cache folder
 SNAPSHOT = "read-snapshot.pickle"
 #: bumped when what a snapshot holds changes
-_FORMAT = 1
+_FORMAT = 2
 #: extensions whose reads Sphinx notes itself: Sphinx's own and first-party ones, and
 #: those that read only what autodoc imports (autodoc notes the modules it documents)
 _SPHINX_OWN = ("sphinx.", "sphinxcontrib.", "alabaster", "sphinx_autodoc_typehints")
@@ -74,6 +74,7 @@ class StoredConfig:
     source_encoding: str
     doctest_default_flags: int
     doctest_fail_fast: bool
+    doctest_path: tuple[str, ...]
 
 
 class StoredProject:
@@ -291,6 +292,7 @@ def write(
         str(config.source_encoding),
         int(config.doctest_default_flags),
         bool(config.doctest_fail_fast),
+        tuple(str(path) for path in config.doctest_path),
     )
     docnames = project.docnames()
     data = {
