@@ -6,8 +6,8 @@ imports - pytest, ``sphinx.application`` and sybil - in the same rounds, taking
 turns, and printed as a ratio to it (target: ``TARGET``). Two parts of the run
 are timed beside them, as what they add: an executor's imports (the process
 every example runs in, started while the harness reads the spec) and the
-harness's reading of the spec with Sphinx (``Sphinx(...)`` on the cached
-environment: the floor while every run starts a Sphinx application).
+harness's reading of the unchanged spec (from the snapshot of Sphinx's earlier
+read: no Sphinx application is started).
 
 Run: ``python benchmarks/one_rule.py [--rule ID] [--repeats N]`` (from the checkout).
 """
@@ -52,7 +52,7 @@ def main() -> None:
         BARE: [python, "-c", "import pytest, sphinx.application, sybil"],
         one_rule: [python, "-m", "conformance.cli", "--impl", "reference", "-q", "-k", args.rule],
         "an executor's imports": [python, "-c", "import conformance.executor.main"],
-        "reading the spec with Sphinx (cached)": [python, "-c", READ_SPEC],
+        "reading the unchanged spec (snapshot)": [python, "-c", READ_SPEC],
     }
     for command in commands.values():  # warm-up: caches filled, as after any first run
         runner(command)()
