@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 #: the snapshot's file in the project's cache folder
 SNAPSHOT = "read-snapshot.pickle"
 #: bumped when what a snapshot holds changes
-_FORMAT = 2
+_FORMAT = 3
 #: extensions whose reads Sphinx notes itself: Sphinx's own and first-party ones, and
 #: those that read only what autodoc imports (autodoc notes the modules it documents)
 _SPHINX_OWN = ("sphinx.", "sphinxcontrib.", "alabaster", "sphinx_autodoc_typehints")
@@ -147,22 +147,29 @@ def _module_file(module_name: str) -> str | None:
     return where if isinstance(where, str) else None
 
 
-def _code_digest(module_name: str, where: str) -> str:
-    """The code of the module whose file is ``where``: its distribution's version when
-    it is installed from one, else the bytes of every Python file of its top-level
-    package (found from the file, so that nothing is imported to check it)."""
+def _distributions_of(module_name: str, where: str) -> list[str]:
+    """The distributions a module is installed from (none for code that is not installed
+    from one, such as an editable checkout or a folder on ``sys.path``)."""
+    if "site-packages" in Path(where).parts or "dist-packages" in Path(where).parts:
+        return _distributions().get(module_name.split(".", maxsplit=1)[0], [])
+    return []
+
+
+def _code_digest(module_name: str, where: str, memo: dict[str, str]) -> str:
+    """The bytes of every Python file of the top-level package of the module whose file
+    is ``where`` (found from the file, so that nothing is imported to check it); ``memo``
+    keeps what one check found, since many extensions share a package."""
     path = Path(where)
-    top = module_name.split(".", maxsplit=1)[0]
-    if "site-packages" in path.parts or "dist-packages" in path.parts:
-        versions = sorted(f"{n}=={_version(n)}" for n in _distributions().get(top, []))
-        if versions:
-            return ",".join(versions)
     depth = module_name.count(".") + (path.name == "__init__.py")
-    files = [path] if depth == 0 else sorted(path.parents[depth - 1].rglob("*.py"))
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(os.fsencode(file) + b"\0" + _file_digest(file).encode())
-    return digest.hexdigest()
+    root = path if depth == 0 else path.parents[depth - 1]
+    found = memo.get(os.fspath(root))
+    if found is None:
+        files = [path] if depth == 0 else sorted(root.rglob("*.py"))
+        digest = hashlib.sha256()
+        for file in files:
+            digest.update(os.fsencode(file) + b"\0" + _file_digest(file).encode())
+        found = memo[os.fspath(root)] = digest.hexdigest()
+    return found
 
 
 @functools.cache
@@ -196,13 +203,16 @@ class Inputs:
 def current_other(recorded: dict[str, str]) -> dict[str, str]:
     """The inputs other than files as they are now, for the keys ``recorded`` has."""
     now: dict[str, str] = {}
+    memo: dict[str, str] = {}
     for key, value in recorded.items():
         kind, _, name = key.partition(":")
         if kind == "listing":
             now[key] = _listing(Path(name))
         elif kind == "code":
             module, _, where = name.partition("@")
-            now[key] = _code_digest(module, where)
+            now[key] = _code_digest(module, where, memo)
+        elif kind == "distribution":
+            now[key] = _version(name)
         elif kind == "python":
             now[key] = sys.version
         else:  # overrides and the format are part of the snapshot itself
@@ -224,6 +234,7 @@ def _inputs(project: SphinxProject) -> Inputs | str:
         "overrides:": _overrides(project.overrides),
         "format:": str(_FORMAT),
     }
+    memo: dict[str, str] = {}
     for name in [*_ALWAYS, __name__, *sorted(app.extensions)]:
         if name not in _ALWAYS and not _noted(name):
             return (
@@ -233,7 +244,11 @@ def _inputs(project: SphinxProject) -> Inputs | str:
         where = _module_file(name)
         if where is None:
             return f"the code of {name} cannot be found"
-        other[f"code:{name}@{where}"] = _code_digest(name, where)
+        distributions = _distributions_of(name, where)
+        for distribution in distributions:  # installed: its version says what code it is
+            other[f"distribution:{distribution}"] = _version(distribution)
+        if not distributions:
+            other[f"code:{name}@{where}"] = _code_digest(name, where, memo)
     return Inputs({os.fspath(path): _file_digest(path) for path in files}, other)
 
 
