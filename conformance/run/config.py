@@ -37,7 +37,7 @@ from conformance.reports.report_path import claim, run_inputs
 from conformance.run.implementation import impl_name
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
-from conformance.sphinx_doctest.cache import cache_root
+from conformance.sphinx_doctest.cache import cache_root, lasting
 from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
 #: --dist modes under which a crash costs one example (sphinx_doctest/scheduling.py)
@@ -59,7 +59,7 @@ class SpecLocation:
     source: SphinxSource
 
     def project(self, config: pytest.Config) -> ReadProject:
-        return read_project(self.root, self.source, cache_root(config))
+        return read_project(self.root, self.source, cache_root(config), keep=lasting(config))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import pytest
 from sybil import Document, Sybil
 from sybil.sybil import SybilCollection
 
-from conformance.sphinx_doctest.cache import cache_root
+from conformance.sphinx_doctest.cache import cache_root, lasting
 from conformance.sphinx_doctest.document import SphinxExample, document_type, sphinx_regions
 from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
@@ -76,7 +76,9 @@ class SphinxSybil(Sybil):
                     "sphinx_sybil(...) runs under pytest: collect with its .pytest() "
                     "(alone, or added to other Sybil objects with +)"
                 )
-            self._project = read_project(self.path, self.source, cache_root(self.config))
+            self._project = read_project(
+                self.path, self.source, cache_root(self.config), keep=lasting(self.config)
+            )
         return self._project
 
     def docname_of(self, path: Path) -> str | None:

@@ -142,9 +142,12 @@ class SphinxSource:
     overrides: tuple[tuple[str, str], ...] = ()
 
 
-def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> ReadProject:
+def read_project(
+    srcdir: Path, source: SphinxSource, cache_root: Path, *, keep: bool = True
+) -> ReadProject:
     """The project at ``srcdir``, read once per process (per source): from its snapshot
-    when every input that decided it is unchanged (snapshot.py), else by Sphinx."""
+    when every input that decided it is unchanged (snapshot.py), else by Sphinx, which
+    keeps a snapshot for the next run (unless ``keep`` is false: no run will read it)."""
     key = (srcdir.resolve(), source.confdir.resolve(), tuple(sorted(source.overrides)))
     project = _projects.get(key)
     if project is None:
@@ -157,7 +160,8 @@ def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> ReadPr
                 configure_like_sphinx(key[1], project.config.doctest_path)
         if project is None:
             project = _read(key[0], key[1], folder, dict(key[2]))
-            _keep_snapshot(project)
+            if keep:
+                _keep_snapshot(project)
         _projects[key] = project
     return project
 
