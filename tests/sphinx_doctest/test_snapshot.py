@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.sphinx_doctest import snapshot
+from conformance.sphinx_doctest import inputs, snapshot
 from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
 
 #: a day before any file of the run
@@ -107,8 +107,8 @@ def test_another_version_of_sphinx_misses(
     project: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     src, folder = project
-    real = snapshot._version
-    monkeypatch.setattr(snapshot, "_version", lambda n: "0.0" if n.lower() == "sphinx" else real(n))
+    real = inputs._version
+    monkeypatch.setattr(inputs, "_version", lambda n: "0.0" if n.lower() == "sphinx" else real(n))
     assert not _hit(src, folder)
     monkeypatch.undo()
     assert _hit(src, folder)
