@@ -16,7 +16,7 @@ from docutils import nodes
 
 from conformance.catalog.files import spec_conf_dir
 from conformance.catalog.nodes import BROKEN_REQUIREMENT, probes_node, requirement_node
-from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
+from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
 _TEST_TYPES = ("testcode", "doctest")
 
@@ -40,7 +40,7 @@ class Requirement:
     explore: bool = False
 
 
-def _requirement(box: requirement_node, docname: str, project: SphinxProject) -> Requirement:
+def _requirement(box: requirement_node, docname: str, project: ReadProject) -> Requirement:
     text = " ".join(child.astext() for child in box.children[1:])
     return Requirement(
         id=str(box["req_id"]),
@@ -65,7 +65,7 @@ def is_probe(node: nodes.Node) -> bool:
 
 
 def walk_document(
-    project: SphinxProject, docname: str
+    project: ReadProject, docname: str
 ) -> Iterator[tuple[nodes.Element, Requirement | None]]:
     """Every requirement box and example of a document, in order, each example with the
     requirement it belongs to (the last one above it, unless a requirement that could
@@ -102,7 +102,7 @@ def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
         parent = parent.parent
 
 
-def catalog_of(project: SphinxProject) -> dict[str, Requirement]:
+def catalog_of(project: ReadProject) -> dict[str, Requirement]:
     """Requirement ID -> Requirement, in document order; a duplicated ID is an error."""
     found: dict[str, Requirement] = {}
     for docname in project.docnames():

@@ -114,6 +114,8 @@ class ExecutorHandle:
         self.deadline: float | None = None
         self.soft_sent = False
         self.tainted = False
+        #: started (begin) and not yet waited for: the next request waits for its start-up
+        self.starting = False
         self.unavailable: ExecutorUnavailable | None = None
         #: threads the executor had besides its main one, after its last answer
         self.threads: list[str] = []
@@ -137,7 +139,9 @@ class ExecutorHandle:
 
     # -- the process --------------------------------------------------------------------
 
-    def start(self) -> None:
+    def begin(self) -> None:
+        """Start an executor without waiting for it: its start-up (``conf.py``, the
+        adapter) runs while the harness reads the project; the next request waits for it."""
         self.stop_process()
         self.generation += 1
         if not self.folder.is_dir():  # removed under us (by an example, or a tmp cleaner)
@@ -151,8 +155,13 @@ class ExecutorHandle:
         self.seq = 0
         self.tainted = False
         self.threads = []
+        self.starting = True
         with contextlib.suppress(wire.ChannelBroken):  # it is gone: _answer says how
             wire.send_frame(requests, {"token": self.channel.token})
+
+    def _ready(self) -> None:
+        """Wait for the started executor's first answer: ready, or why it cannot be."""
+        self.starting = False
         began = time.monotonic()
         startup = self.launch.timeout + 60.0 if self.launch.timeout else None
         self.deadline, saved = (began + startup if startup else None), self.deadline
@@ -197,9 +206,11 @@ class ExecutorHandle:
         """
         if self.unavailable is not None:
             raise self.unavailable  # it failed to load once: it would again
-        if self.process is None or self.tainted:
+        if self.process is None or self.tainted or self.starting:
             try:
-                self.start()
+                if self.process is None or self.tainted:
+                    self.begin()
+                self._ready()
             except ExecutorUnavailable as error:
                 self.unavailable = error
                 raise
@@ -329,6 +340,7 @@ class ExecutorHandle:
         return "\n".join(parts)
 
     def stop_process(self) -> None:
+        self.starting = False
         process, self.process = self.process, None
         channel, self.channel = self.channel, None
         for fd in channel.fds if channel is not None else ():

@@ -33,10 +33,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
 
-from _pytest.config import parse_warning_filter
 from _pytest.outcomes import OutcomeException
-from sphinx.config import eval_config_file
-from sphinx.util.tags import Tags
 
 from conformance.adapter import Adapter, AdapterError, load_adapter
 from conformance.executor import documents, state, wire
@@ -44,6 +41,7 @@ from conformance.executor.describe import describe
 from conformance.executor.implementation import select
 from conformance.executor.processes import CHANNEL_EXIT, die_with_parent, watch_harness
 from conformance.sphinx_doctest.compiling import DetachedCompiler
+from conformance.sphinx_doctest.conf_run import configure_like_sphinx
 from conformance.sphinx_doctest.document_run import DocumentRun, SetupFailed
 from conformance.sphinx_doctest.outcome import DeadlineExceeded
 from conformance.sphinx_doctest.runners import WHERE_NOTE
@@ -77,8 +75,12 @@ class Executor:
         self.adapter = load_adapter(self.config["impl"], deadline=self.timeout)
         self.code = files_of(sys.modules[name] for name in set(sys.modules) - before)
         select(self.adapter)
-        for warning_filter in self.adapter.warning_filters:
-            warnings.filterwarnings(*parse_warning_filter(warning_filter, escape=False))
+        if self.adapter.warning_filters:
+            # pytest's parser, as for ``-W``: its config machinery is paid for only here
+            from _pytest.config import parse_warning_filter  # noqa: PLC0415
+
+            for warning_filter in self.adapter.warning_filters:
+                warnings.filterwarnings(*parse_warning_filter(warning_filter, escape=False))
 
     def document(self, docname: str, packed: list[str]) -> DocumentRun:
         """The document's run, made from the groups the harness ``packed`` when new."""
@@ -163,17 +165,6 @@ class Executor:
             _broken(note)
         if "broken" in message:
             _broken(note)
-
-
-def configure_like_sphinx(confdir: Path) -> None:
-    """Run the project's ``conf.py`` here as Sphinx runs it (``eval_config_file``), once,
-    before any test: under ``sphinx-build`` the tests run in the process that ran it, so
-    what it does to that process (a folder put on ``sys.path``, an environment variable)
-    is there for them. Its extensions' ``setup`` does not run here: the harness ran them
-    reading the project, and what they give the tests travels in their groups."""
-    conf = confdir / "conf.py"
-    if conf.is_file():
-        eval_config_file(conf, Tags())
 
 
 def _broken(note: str | None = None) -> NoReturn:

@@ -37,8 +37,8 @@ from conformance.reports.report_path import claim, run_inputs
 from conformance.run.implementation import impl_name
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
-from conformance.sphinx_doctest.cache import cache_root
-from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
+from conformance.sphinx_doctest.cache import cache_root, lasting
+from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
 #: --dist modes under which a crash costs one example (sphinx_doctest/scheduling.py)
 SURVIVING_DIST = ("load", "loadfile", "loadscope", "loadgroup")
@@ -58,14 +58,14 @@ class SpecLocation:
     root: Path
     source: SphinxSource
 
-    def project(self, config: pytest.Config) -> SphinxProject:
-        return read_project(self.root, self.source, cache_root(config))
+    def project(self, config: pytest.Config) -> ReadProject:
+        return read_project(self.root, self.source, cache_root(config), keep=lasting(config))
 
 
 @dataclass(frozen=True)
 class RunSetup:
     options: RunOptions
-    project: SphinxProject
+    project: ReadProject
     catalog: Mapping[str, Requirement]
     #: what the adapter check found (conformance/executor/describe.py)
     problems: list[str] = field(default_factory=list)
@@ -193,7 +193,7 @@ def configure_run(config: pytest.Config, location: SpecLocation, describe: Descr
     return RunSetup(options, project, catalog, list(data["problems"]))
 
 
-def example_counts(project: SphinxProject, catalog: Mapping[str, Requirement]) -> dict[str, int]:
+def example_counts(project: ReadProject, catalog: Mapping[str, Requirement]) -> dict[str, int]:
     """Requirement ID -> number of examples; raises CatalogError on a broken structure."""
     counts = dict.fromkeys(catalog, 0)
     for docname in project.docnames():

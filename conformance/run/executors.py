@@ -29,14 +29,31 @@ _CODE = "code"
 
 
 def make_handle(config: pytest.Config, location: SpecLocation, impl: str) -> ExecutorHandle:
+    """This process's executor handle: the one begun early if it is for ``impl``."""
     launch = Launch(
         confdir=str(location.source.confdir),
         impl=impl,
         timeout=config.getoption("example_timeout") or 0.0,
         deadlocks=not config.getoption("no_deadlock_detection"),
     )
+    handle = config.stash.get(HANDLE, None)
+    if handle is not None and handle.launch == launch:
+        return handle
+    if handle is not None:
+        handle.stop()
     handle = config.stash[HANDLE] = ExecutorHandle(launch)
     return handle
+
+
+def begin_early(config: pytest.Config, location: SpecLocation, impl: str) -> None:
+    """Start the executor that will describe the adapter now, before the project is
+    read: its start-up (Python, conf.py, the implementation) then overlaps Sphinx's.
+    Not in an xdist worker, which learns the adapter from its controller and starts
+    its executor for its first example."""
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is not None and ADAPTER_KEY in workerinput:
+        return
+    make_handle(config, location, impl).begin()
 
 
 def describer(config: pytest.Config, location: SpecLocation) -> Any:
@@ -90,4 +107,11 @@ def run_remotely(parent: DocumentFile) -> None:
     document.run = RemoteDocumentRun(local, document.docname, parent.config.stash[HANDLE])
 
 
-__all__ = ["ADAPTER_KEY", "HANDLE", "controller_done", "describer", "run_remotely"]
+__all__ = [
+    "ADAPTER_KEY",
+    "HANDLE",
+    "begin_early",
+    "controller_done",
+    "describer",
+    "run_remotely",
+]

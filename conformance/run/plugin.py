@@ -32,6 +32,7 @@ from conformance.run.config import (
     in_scope,
     spec_location,
 )
+from conformance.run.implementation import impl_name
 from conformance.run.isolation import Isolation
 from conformance.run.options import add_options
 from conformance.run.reporter import ConformanceReporter
@@ -73,6 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if not in_scope(config, location.root):
             check_not_another_spec(config, location.root)
             return  # this run collects no spec document (e.g. unit tests only)
+        executors.begin_early(config, location, impl_name(config.getoption("impl")))
         setup = configure_run(config, location, executors.describer(config, location))
     except (AdapterError, XfailsError, CatalogError, ProjectError, ReportError) as exc:
         handle = config.stash.get(executors.HANDLE, None)

@@ -7,8 +7,10 @@ outcome: Sphinx parses the documents, and each group's setup, tests and
 cleanup run through Sphinx's own runner. Nothing here knows of the forkwait
 spec; ``conformance.run.plugin`` builds on it through hooks.py.
 
-The data flow: project.py (Sphinx reads the project) -> model.py (each
-document's groups, as ``test_doc`` builds them) -> specs.py and document.py
+The data flow: project.py (Sphinx reads the project; or snapshot.py gives what
+an earlier read decided, when no input changed, and conf_run.py does to the
+process what that read would have) -> model.py (each document's groups, as
+``test_doc`` builds them) -> specs.py and document.py
 (a sybil ``Document`` type: one region per block, one example per test, in
 Sphinx's order) -> evaluators.py and document_run.py (``test_group``'s steps,
 one test at a time, through runners.py and compiling.py) -> failures.py (what a

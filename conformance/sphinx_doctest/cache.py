@@ -31,4 +31,11 @@ def cache_root(config: pytest.Config) -> Path:
     return config.stash[_TEMP_CACHE]
 
 
-__all__ = ["cache_root"]
+def lasting(config: pytest.Config) -> bool:
+    """Does the cache outlive this session? A snapshot kept in one that does not
+    (snapshot.py) would only cost its writing."""
+    cache_root(config)
+    return _TEMP_CACHE not in config.stash
+
+
+__all__ = ["cache_root", "lasting"]

@@ -25,8 +25,8 @@ from sybil.text import LineNumberOffsets
 from conformance.sphinx_doctest.document_run import DocumentRun
 from conformance.sphinx_doctest.evaluators import run_test
 from conformance.sphinx_doctest.gc_pause import collector_paused
-from conformance.sphinx_doctest.model import Block, document_groups
-from conformance.sphinx_doctest.project import SphinxProject
+from conformance.sphinx_doctest.model import Block
+from conformance.sphinx_doctest.project import ReadProject
 from conformance.sphinx_doctest.specs import TestSpec, default_name, test_specs
 
 if TYPE_CHECKING:
@@ -104,12 +104,11 @@ class SphinxDocument(Document):
     #: the SphinxSybil this document type belongs to (set on a subclass per Sybil)
     sybil: ClassVar[SphinxSybil]
 
-    def __init__(self, text: str, path: str, project: SphinxProject, docname: str) -> None:
+    def __init__(self, text: str, path: str, project: ReadProject, docname: str) -> None:
         super().__init__(text, path)
         self.project = project
         self.docname = docname
-        groups = document_groups(project, docname)
-        warned = project.drain_warnings()
+        groups, warned = project.groups(docname)
         if warned:
             warnings.warn(SphinxDoctestWarning(warned.strip()), stacklevel=1)
         self.specs = test_specs(groups)

@@ -25,9 +25,9 @@ import pytest
 from sybil import Document, Sybil
 from sybil.sybil import SybilCollection
 
-from conformance.sphinx_doctest.cache import cache_root
+from conformance.sphinx_doctest.cache import cache_root, lasting
 from conformance.sphinx_doctest.document import SphinxExample, document_type, sphinx_regions
-from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
+from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
 #: workerinput key of the nodeids that hung or crashed a process (never replayed)
 FAULTED_KEY = "sphinx_doctest_faulted"
@@ -59,7 +59,7 @@ class SphinxSybil(Sybil):
         )
         self.source = source
         self.config = config
-        self._project: SphinxProject | None = None
+        self._project: ReadProject | None = None
 
     def attach(self, config: pytest.Config) -> None:
         """Use pytest's ``config``, and make sure this package's plugin is registered."""
@@ -69,21 +69,21 @@ class SphinxSybil(Sybil):
             # by name, as ``-p`` does: the plugin builds on this module
             config.pluginmanager.import_plugin(PLUGIN)
 
-    def project(self) -> SphinxProject:
+    def project(self) -> ReadProject:
         if self._project is None:
             if self.config is None:
                 raise RuntimeError(
                     "sphinx_sybil(...) runs under pytest: collect with its .pytest() "
                     "(alone, or added to other Sybil objects with +)"
                 )
-            self._project = read_project(self.path, self.source, cache_root(self.config))
+            self._project = read_project(
+                self.path, self.source, cache_root(self.config), keep=lasting(self.config)
+            )
         return self._project
 
     def docname_of(self, path: Path) -> str | None:
         """The Sphinx docname of ``path``, if Sphinx reads it as a document."""
-        project = self.project()
-        docname = project.app.env.path2doc(str(path))
-        return docname if docname in project.app.env.found_docs else None
+        return self.project().docname_of(path)
 
     def should_parse(self, path: Path) -> bool:
         try:

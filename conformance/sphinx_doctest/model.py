@@ -15,7 +15,7 @@ import os
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.ext.doctest import (
@@ -27,7 +27,8 @@ from sphinx.ext.doctest import (
 )
 from sphinx.util import logging
 
-from conformance.sphinx_doctest.project import SphinxProject
+if TYPE_CHECKING:  # a process that only runs groups (the executor) never reads a project
+    from conformance.sphinx_doctest.project import SphinxProject
 
 logger = logging.getLogger("sphinx.ext.doctest")
 

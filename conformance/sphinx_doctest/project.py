@@ -23,18 +23,21 @@ import pickle
 import shutil
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import ENV_PICKLE_FILENAME, Sphinx
 from sphinx.config import Config
-from sphinx.ext.doctest import DocTestBuilder
+from sphinx.ext.doctest import DocTestBuilder, TestGroup
 from sphinx.util.console import nocolor
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 
+from conformance.sphinx_doctest import snapshot
+from conformance.sphinx_doctest.conf_run import configure_like_sphinx
 from conformance.sphinx_doctest.freshness import changed_documents, record_digests
+from conformance.sphinx_doctest.model import document_groups
 
 try:  # POSIX; elsewhere concurrent runs simply do not share a cache (see cache_folder)
     import fcntl
@@ -64,6 +67,8 @@ class SphinxProject:
     folder: Path | None = None
     overrides: dict[str, str] = field(default_factory=dict)
     _doctrees: dict[str, nodes.document] = field(default_factory=dict)
+    #: docname -> its groups, and what Sphinx warned while they were built
+    _groups: dict[str, tuple[dict[str, TestGroup], str]] = field(default_factory=dict)
 
     @property
     def config(self) -> Config:
@@ -100,6 +105,20 @@ class SphinxProject:
     def path_of(self, docname: str) -> Path:
         return Path(self.app.env.doc2path(docname))
 
+    def docname_of(self, path: Path) -> str | None:
+        """The docname of ``path``, if Sphinx reads it as a document."""
+        docname = self.app.env.path2doc(str(path))
+        return docname if docname in self.app.env.found_docs else None
+
+    def groups(self, docname: str) -> tuple[dict[str, TestGroup], str]:
+        """The document's groups (model.py), and what Sphinx warned while they were built."""
+        found = self._groups.get(docname)
+        if found is None:
+            self.drain_warnings()
+            groups = document_groups(self, docname)
+            found = self._groups[docname] = (groups, self.drain_warnings())
+        return found
+
     def drain_warnings(self) -> str:
         """Warnings logged since the last call (e.g. while a document's blocks were read)."""
         stream = self.warning_stream
@@ -109,7 +128,10 @@ class SphinxProject:
         return text
 
 
-_projects: dict[tuple[Path, Path, tuple[tuple[str, str], ...]], SphinxProject] = {}
+#: a project as the suite uses it: read by Sphinx now, or as Sphinx read it before
+ReadProject = SphinxProject | snapshot.StoredProject
+
+_projects: dict[tuple[Path, Path, tuple[tuple[str, str], ...]], ReadProject] = {}
 
 
 @dataclass(frozen=True)
@@ -120,14 +142,41 @@ class SphinxSource:
     overrides: tuple[tuple[str, str], ...] = ()
 
 
-def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> SphinxProject:
-    """The project at ``srcdir``, read once per process (per source)."""
+def read_project(
+    srcdir: Path, source: SphinxSource, cache_root: Path, *, keep: bool = True
+) -> ReadProject:
+    """The project at ``srcdir``, read once per process (per source): from its snapshot
+    when every input that decided it is unchanged (snapshot.py), else by Sphinx, which
+    keeps a snapshot for the next run (unless ``keep`` is false: no run will read it)."""
     key = (srcdir.resolve(), source.confdir.resolve(), tuple(sorted(source.overrides)))
     project = _projects.get(key)
     if project is None:
         folder = cache_folder(cache_root, key[0], key[1])
-        project = _projects[key] = _read(key[0], key[1], folder, dict(key[2]))
+        project = None
+        if (folder / snapshot.SNAPSHOT).is_file():
+            with _locked(folder):
+                project = snapshot.read(key[0], key[1], folder, dict(key[2]))
+            if project is not None:  # what Sphinx's read would have done to this process
+                configure_like_sphinx(key[1], project.config.doctest_path)
+        if project is None:
+            project = _read(key[0], key[1], folder, dict(key[2]))
+            if keep:
+                _keep_snapshot(project)
+        _projects[key] = project
     return project
+
+
+def _keep_snapshot(project: SphinxProject) -> None:
+    """Write the read's snapshot (building every document's groups, which the run
+    needs anyway); say why when it cannot be kept, unless Sphinx said so itself."""
+    groups = {docname: project.groups(docname)[0] for docname in project.docnames()}
+    warned = any(text for _, text in project._groups.values())
+    with _locked(project.folder) if project.folder is not None else nullcontext():
+        why = snapshot.write(project, groups, warned)
+    if why is not None and not why.startswith(snapshot.WARNED):
+        warnings.warn(
+            snapshot.NotKept(f"Sphinx reads {project.srcdir} every run: {why}"), stacklevel=2
+        )
 
 
 def cache_folder(cache_root: Path, srcdir: Path, confdir: Path) -> Path:
@@ -278,6 +327,7 @@ def default_cache_root() -> Path:
 
 __all__ = [
     "ProjectError",
+    "ReadProject",
     "SphinxProject",
     "SphinxSource",
     "cache_folder",

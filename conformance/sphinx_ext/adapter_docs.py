@@ -75,6 +75,10 @@ class ProfileNeedsDirective(SphinxDirective):
         return [table]
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("adapter-source", AdapterSourceDirective)
     app.add_directive("profile-needs", ProfileNeedsDirective)

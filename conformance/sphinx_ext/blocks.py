@@ -61,6 +61,10 @@ def show_setups(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         comment.replace_self(wrapper)
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("doctree-resolved", caption_outputs)
     app.connect("doctree-resolved", show_setups)

@@ -167,6 +167,10 @@ def draw(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             node.parent.remove(node)
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.graphviz")
     app.add_node(picture_node)

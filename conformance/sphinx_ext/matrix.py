@@ -180,6 +180,10 @@ class ConformanceMatrixDirective(SphinxDirective):
         return table(header, rows, "matrix", anchors)
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("conformance-matrix", ConformanceMatrixDirective)
     # the adapters behind the matrix, shown from their own files (docs/validating.rst)

@@ -111,6 +111,10 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
         placeholder.replace_self([table, listing])
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("mutation-coverage", MutationCoverageDirective)
     app.add_node(mutation_coverage_node)

@@ -125,6 +125,10 @@ def _visit_other(self: Any, node: probes_node) -> None:
     """Other builders show the probes' blocks as they are, unfolded."""
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("probes", ProbesDirective)
     app.add_node(

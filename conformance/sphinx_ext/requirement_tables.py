@@ -100,6 +100,10 @@ def _rule_body(app: Sphinx, info: dict[str, Any]) -> list[nodes.Node]:
     return [nodes.paragraph("", info["text"])]
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("requirement-index", RequirementIndexDirective)
     app.add_node(requirement_index_node)

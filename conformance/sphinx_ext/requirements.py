@@ -243,6 +243,10 @@ def _depart_box(self: Any, node: requirement_node) -> None:
     self.depart_admonition(node)
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     # The std-domain object type only provides the :req: role and its targets;
     # its own directive gets a name nobody uses, so ours keeps "requirement".

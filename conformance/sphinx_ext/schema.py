@@ -128,6 +128,10 @@ def _verbatim(text: str) -> list[nodes.paragraph]:
     ]
 
 
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("report-schema", ReportSchemaDirective)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

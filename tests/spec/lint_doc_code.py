@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conformance.catalog.files import spec_conf_dir, spec_dir
-from conformance.sphinx_doctest.model import Block, block_of, document_groups
+from conformance.sphinx_doctest.model import Block, block_of
 from conformance.sphinx_doctest.project import SphinxSource, default_cache_root, read_project
 
 #: ruff's rule selection for example code: pyflakes, bugbear, syntax errors
@@ -117,7 +117,7 @@ def group_files(srcdir: Path, confdir: Path, cache: Path) -> dict[str, GroupFile
     project = read_project(srcdir, SphinxSource(confdir), cache)
     files: dict[str, GroupFile] = {}
     for docname in project.docnames():
-        for name, group in document_groups(project, docname).items():
+        for name, group in project.groups(docname)[0].items():
             file = files[f"{docname}[{name}]"] = GroupFile()
             tests = [block_of(test[0]) for test in group.tests]
             for block in [*map(block_of, group.setup), *tests, *map(block_of, group.cleanup)]:

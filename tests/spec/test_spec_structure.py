@@ -9,14 +9,14 @@ from conformance.catalog.files import spec_conf_dir, spec_dir
 from conformance.catalog.requirements import catalog_of, is_example, walk_document
 from conformance.catalog.vocabulary import LEVELS
 from conformance.sphinx_doctest.project import (
-    SphinxProject,
+    ReadProject,
     SphinxSource,
     default_cache_root,
     read_project,
 )
 
 
-def spec() -> SphinxProject:
+def spec() -> ReadProject:
     return read_project(spec_dir(), SphinxSource(spec_conf_dir()), default_cache_root())
 
 

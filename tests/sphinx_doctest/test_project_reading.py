@@ -8,7 +8,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from conformance.sphinx_doctest.project import SphinxProject, SphinxSource, read_project
+from conformance.sphinx_doctest.project import ReadProject, SphinxSource, read_project
 
 CONF = 'extensions = ["sphinx.ext.doctest"]\n'
 PAGE = "Page\n====\n\n.. testcode::\n\n   print(1)\n\n.. testoutput::\n\n   1\n"
@@ -30,7 +30,7 @@ def test_a_second_project_read_in_one_process_reads_without_a_warning(tmp_path: 
     assert read_project(second, SphinxSource(second), tmp_path / "cache").read_warnings == ""
 
 
-def blocks_in(read: SphinxProject) -> list[str]:
+def blocks_in(read: ReadProject) -> list[str]:
     """The kinds of the doctest blocks the engine found in the project's index."""
     found = read.doctree("index").findall(nodes.Element)
     return [str(node["testnodetype"]) for node in found if "testnodetype" in node]

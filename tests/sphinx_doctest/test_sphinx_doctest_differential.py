@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.sphinx_doctest.snapshot import SNAPSHOT
 from tests.sphinx_doctest.compare import (
     Event,
     OrderLog,
@@ -123,6 +124,8 @@ class Runner:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.runs: dict[tuple[str, ...], Run] = {}
+        #: route "snapshot": did the run use the snapshot the run before it kept?
+        self.from_snapshot: dict[tuple[str, ...], bool] = {}
 
     def copy(self, project: Project) -> Path:
         target = self.tmp / "projects" / project.name
@@ -186,6 +189,8 @@ class Runner:
         if run is None:
             if route == "plugin":
                 run = self._run(key, project, [*self._pytest("-p", PLUGIN, project), *extra])
+            elif route == "snapshot":
+                run = self._from_snapshot(key, project, extra)
             else:
                 conftest = self.copy(project) / "conftest.py"
                 conftest.write_text(conftest_text(project), encoding="utf-8")
@@ -199,6 +204,23 @@ class Runner:
         # leaves nothing to compare
         if run.returncode not in (0, 1) or not run.extra["junit"].exists():
             pytest.fail(f"the plugin run did not complete:\n{run.describe()}", pytrace=False)
+        return run
+
+    def _from_snapshot(self, key: tuple[str, ...], project: Project, extra: tuple[str, ...]) -> Run:
+        """The plugin route run twice with one cache folder: the first run reads the
+        project with Sphinx and keeps its snapshot, the second (returned) starts no
+        Sphinx - unless the project cannot have one, which the first run then says."""
+        cache = self.tmp / "snapshots" / "-".join(key)
+        command = [*self._pytest("-p", PLUGIN, project), "--sphinx-cache-dir", str(cache)]
+        filling = self._run((*key, "filling"), project, [*command, *extra])
+        kept = list(cache.glob(f"*/{SNAPSHOT}"))
+        said = ("WARNING", "NotKept")  # Sphinx's warnings, or why no snapshot was kept
+        assert kept or any(w in filling.output for w in said), filling.describe()
+        before = [(p.stat().st_ino, p.stat().st_mtime_ns) for p in kept]
+        run = self._run(key, project, [*command, *extra])
+        # read again by Sphinx, the snapshot would have been written again
+        after = [(p.stat().st_ino, p.stat().st_mtime_ns) for p in kept if p.exists()]
+        self.from_snapshot[key] = bool(kept) and before == after
         return run
 
     def _pytest(self, option: str, value: str, project: Project) -> list[str]:
@@ -237,7 +259,8 @@ def report(problems: list[str], *runs: Run) -> None:
 
 project_names = pytest.mark.parametrize("name", [p.name for p in PROJECT_LIST])
 #: how the plugin side collects: ``-p conformance.sphinx_doctest``, or a conftest
-routes = pytest.mark.parametrize("route", ["plugin", "conftest"])
+#: or ``-p`` from a snapshot of Sphinx's read, kept by an earlier run (no Sphinx started)
+routes = pytest.mark.parametrize("route", ["plugin", "conftest", "snapshot"])
 
 
 @project_names
@@ -283,6 +306,17 @@ def test_items_agree_with_sphinx(name: str, route: str, runner: Runner) -> None:
     sphinx, plugin = runner.sphinx(project), runner.plugin(project, route=route)
     items = read_junit(plugin.extra["junit"])
     report(check_items(sphinx_run(sphinx.events), items), sphinx, plugin)
+
+
+def test_the_snapshot_route_starts_no_sphinx(runner: Runner) -> None:
+    """The snapshot route is what it claims: a project read without warnings keeps a
+    snapshot, and the next run uses it instead of reading the project again."""
+    used = {name: runner.plugin(BY_NAME[name], route="snapshot") for name in BY_NAME}
+    assert used
+    from_snapshot = {name: runner.from_snapshot[(name, "snapshot")] for name in used}
+    warned = {name for name, run in used.items() if "WARNING" in run.output}
+    assert {name for name, hit in from_snapshot.items() if not hit} <= warned, from_snapshot
+    assert any(from_snapshot.values()), from_snapshot
 
 
 @routes
