@@ -165,3 +165,7 @@ def _table(
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("clause-inventory", ClauseInventoryDirective)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+#: every file this extension reads it notes as a dependency (sphinx_doctest/snapshot.py)
+SPHINX_DOCTEST_DEPENDENCIES_NOTED = True

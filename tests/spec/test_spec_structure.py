@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from conformance.adapter import PROFILES
 from conformance.catalog.files import spec_conf_dir, spec_dir
 from conformance.catalog.requirements import catalog_of, is_example, walk_document
 from conformance.catalog.vocabulary import LEVELS
+from conformance.sphinx_doctest.inputs import inputs_of
 from conformance.sphinx_doctest.project import (
     ReadProject,
+    SphinxProject,
     SphinxSource,
     default_cache_root,
     read_project,
@@ -71,3 +74,13 @@ def test_the_profiles_page_lists_the_fw_names_the_suite_checks() -> None:
         if i
     }
     assert listed == {profile: set(names) for profile, names in PROFILE_NAMES.items()}
+
+
+def test_an_unchanged_spec_is_run_without_starting_sphinx(tmp_path: Path) -> None:
+    """Every extension the spec loads notes what it reads (or is Sphinx's own), so that its
+    read can be kept and a run of the unchanged spec starts no Sphinx application: one that
+    does not declare it would quietly bring Sphinx back into every run."""
+    fresh = read_project(spec_dir(), SphinxSource(spec_conf_dir()), tmp_path)
+    assert isinstance(fresh, SphinxProject)  # an empty cache: Sphinx read it
+    found = inputs_of(fresh, 0)
+    assert not isinstance(found, str), found
