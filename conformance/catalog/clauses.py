@@ -29,7 +29,7 @@ from pathlib import Path
 
 from conformance.catalog.dimensions import COVERAGE_KINDS, DIMENSIONS
 from conformance.catalog.requirements import is_example, is_probe, walk_document
-from conformance.sphinx_doctest.project import SphinxProject
+from conformance.sphinx_doctest.project import ReadProject
 
 #: the folder, beside the documents, that holds the inventory
 CLAUSES_FOLDER = "clauses"
@@ -181,7 +181,7 @@ def _clause_problems(
     return found
 
 
-def blocks_of(project: SphinxProject) -> dict[str, Blocks]:
+def blocks_of(project: ReadProject) -> dict[str, Blocks]:
     """Rule ID -> the code of its examples and probes, as Sphinx read the documents."""
     code: dict[str, tuple[list[str], list[str]]] = {}
     for docname in project.docnames():
