@@ -12,10 +12,10 @@ class Module:
     def __init__(self) -> None:
         pass
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         return self.forward(*args, **kwargs)
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
+    def forward(self, /, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} defines no forward()")
 
 

@@ -41,7 +41,7 @@ class ScriptedFunction:
         functools.update_wrapper(self, func)
         self._func = func
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         return _call_scripted(self._func, args, kwargs)
 
     def __repr__(self) -> str:
@@ -55,7 +55,7 @@ class ScriptedModule(Module):
         super().__init__()
         self._module = module
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
+    def forward(self, /, *args: Any, **kwargs: Any) -> Any:
         return _call_scripted(self._module.forward, args, kwargs)
 
     def __getattr__(self, name: str) -> Any:

@@ -15,8 +15,44 @@ from typing import Any
 #: how many tasks compute at once; waits give their slot back, so any depth fits
 RUNNING_LIMIT = 32
 
-_slots = threading.BoundedSemaphore(RUNNING_LIMIT)
 _local = threading.local()
+
+
+class _NewestFirstSemaphore:
+    """A counting semaphore that hands a freed slot to the thread that asked last.
+
+    Newest first runs a tree of tasks depth first: the subtask a task has just
+    forked runs when the task waits on it, so the threads alive at once stay
+    near the tree's depth times the slots, instead of the whole tree's breadth
+    (oldest first, as ``threading.Semaphore`` wakes, starts every thread of a
+    level before any of the next one ends). Each waiter blocks on a lock of its
+    own, so a release wakes one thread, not all of them.
+    """
+
+    def __init__(self, slots: int) -> None:
+        self._lock = threading.Lock()
+        self._free = slots
+        self._waiters: list[threading.Lock] = []
+
+    def acquire(self) -> None:
+        with self._lock:
+            if self._free > 0:
+                self._free -= 1
+                return
+            gate = threading.Lock()
+            gate.acquire()
+            self._waiters.append(gate)
+        gate.acquire()  # released by the release() that hands this thread its slot
+
+    def release(self) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.pop().release()
+            else:
+                self._free += 1
+
+
+_slots = _NewestFirstSemaphore(RUNNING_LIMIT)
 
 
 @dataclass(eq=False)

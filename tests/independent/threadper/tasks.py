@@ -4,8 +4,8 @@ The task runs in a copy of the forker's context, taken at the fork. Its thread
 takes a running slot (or, under a controlled schedule, waits for the baton),
 runs the call, completes the future with what it returned or raised (any
 ``BaseException``: a task's failure is its future's, never its thread's), and
-gives the slot back. Threads are not daemons: the interpreter joins them at
-exit, so work forked and never waited is not lost.
+gives the slot back. The interpreter does not exit while a task runs
+(:mod:`.keeper`), so work forked and never waited is not lost.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from . import recording, schedules, slots
+from . import keeper, recording, schedules, slots
 from .futures import Future, complete_forked
 
 T = TypeVar("T")
@@ -39,7 +39,10 @@ def fork(func: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
     forker = schedules.current_participant()
     member = forker.schedule.add() if forker is not None else None
     start = _Start(task, member, context, func, args, kwargs, finished)
-    thread = threading.Thread(target=_run, args=(start,), name=f"threadper-task-{next(_numbers)}")
+    thread = threading.Thread(
+        target=_run, args=(start,), name=f"threadper-task-{next(_numbers)}", daemon=True
+    )
+    keeper.task_started()
     thread.start()
     if forker is not None:
         forker.schedule.switch(forker)
@@ -81,3 +84,4 @@ def _run(start: _Start) -> None:
         slots.give_slot(task)
         if member is not None:
             member.schedule.finish(member)
+        keeper.task_ended()
