@@ -59,7 +59,11 @@ class ScriptedModule(Module):
         return _call_scripted(self._module.forward, args, kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__["_module"], name)
+        """The module's attributes (its submodules, its parameters) show through."""
+        module = self.__dict__.get("_module")
+        if module is None:  # asked before __init__ set it (copy, pickle)
+            raise AttributeError(name)
+        return getattr(module, name)
 
 
 def script(obj: Any) -> Any:
