@@ -16,7 +16,6 @@ the text is checked by reading it back with the suite's own loader.
 from __future__ import annotations
 
 import json
-import re
 import textwrap
 import tomllib
 from collections.abc import Iterable
@@ -24,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.reports.json_report import ExampleRecord, RequirementRecord, RunReport
+from conformance.reports.triage import incompleteness
+from conformance.sphinx_doctest.outcome import FailureKind
 
 #: the prefix of every drafted reason: the author confirms it (and says why) before keeping it
 TO_CONFIRM = "TO CONFIRM: "
 #: failures no expected-failure entry absorbs: their examples are drafted as skips
-SKIP_KINDS = ("timeout", "hang", "crash", "setup", "cleanup", "error")
+SKIP_KINDS = tuple(kind for kind in FailureKind if not kind.absorbable)
 XFAILS = "xfails.toml"
 SKIPS = "skips.toml"
 #: the longest drafted reason (a cause is one line; a requirement may have a few)
@@ -43,7 +44,7 @@ class Draft:
     #: example number -> its reason: the cause measured, or the reason it was declared with
     examples: dict[int, str] = field(default_factory=dict)
     #: how each failed example failed, for the table's comment
-    kinds: dict[int, str] = field(default_factory=dict)
+    kinds: dict[int, FailureKind] = field(default_factory=dict)
 
     def reason(self) -> str:
         """``TO CONFIRM: ...``: each distinct reason once, with the examples it is of."""
@@ -63,15 +64,9 @@ class Draft:
 
 def _declared(requirement: RequirementRecord, record: ExampleRecord, file: str) -> str | None:
     """The reason an example was already declared with, if the run counted it so."""
-    prefix = f"{requirement.id} example {record.example}: "
     if file == XFAILS and record.outcome == "xfailed":
-        return record.message.removeprefix(prefix)
-    skipped = re.fullmatch(
-        rf"{re.escape(prefix)}not run \((.*)\)", " ".join(record.message.split()), re.S
-    )
-    if file == SKIPS and record.outcome == "skipped" and skipped:
-        return skipped.group(1)
-    return None
+        return record.message.removeprefix(f"{requirement.id} example {record.example}: ")
+    return requirement.declared_skip(record) if file == SKIPS else None
 
 
 def drafts(report: RunReport) -> dict[str, list[Draft]]:
@@ -81,10 +76,10 @@ def drafts(report: RunReport) -> dict[str, list[Draft]]:
         for file in (XFAILS, SKIPS):
             draft = Draft(requirement)
             for record in requirement.results:
-                if record.outcome == "failed" and (record.kind in SKIP_KINDS) == (file == SKIPS):
-                    cause = record.cause or f"failed ({record.kind or 'error'})"
-                    draft.examples[record.example] = cause
-                    draft.kinds[record.example] = record.kind or "error"
+                kind = FailureKind(record.kind or FailureKind.ERROR)
+                if record.outcome == "failed" and (kind in SKIP_KINDS) == (file == SKIPS):
+                    draft.examples[record.example] = record.cause or f"failed ({kind})"
+                    draft.kinds[record.example] = kind
             if not draft.examples:
                 continue
             for record in requirement.results:
@@ -156,6 +151,12 @@ def write_drafts(
             f"{' and '.join(existing)} already exist{'s' * (len(existing) == 1)}: "
             "--overwrite replaces them (their reasons may be confirmed ones), or choose "
             "another folder"
+        )
+    partly = incompleteness(report)
+    if partly is not None:
+        raise DraftError(
+            f"{source}: {partly}; drafts from it would leave out the failures of what did "
+            "not run: draft from the report of a whole run"
         )
     tables = drafts(report)
     try:

@@ -20,13 +20,14 @@ from datetime import datetime
 
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RequirementRecord, RunReport
-from conformance.reports.results import OUTCOMES
+from conformance.reports.results import OUTCOMES, PARTLY_CHECKED
 
 #: A requirement of a claimed profile that the adapter said not to run (a known hang).
 ADAPTER_SKIP = "skipped-by-adapter"
 #: What a cell says for each outcome; a requirement with no result says "not run".
 CELL = {
     "passed": "pass",
+    PARTLY_CHECKED: "partly checked",
     "failed": "**FAIL**",
     "xfailed": "expected failure",
     "xpassed": "**unexpected pass**",
@@ -35,7 +36,8 @@ CELL = {
     "not-run": "not run",
 }
 #: Cells in the order totals list them: the run's outcomes, a skip split by its cause.
-SHOWN = (*OUTCOMES[:4], ADAPTER_SKIP, *OUTCOMES[4:])
+_SKIPPED = OUTCOMES.index("skipped")
+SHOWN = (*OUTCOMES[:_SKIPPED], ADAPTER_SKIP, *OUTCOMES[_SKIPPED:])
 #: The outcome of a requirement a report has no record of.
 MISSING = "not-run"
 #: Outcomes whose examples carry a kind of failure worth showing in the cell.
@@ -89,16 +91,18 @@ class Cell:
     """One implementation's result for one requirement."""
 
     outcome: str
-    #: the failure kinds of its failed examples (output, exception, timeout, ...), or ""
-    kind: str = ""
+    #: what qualifies the outcome: the failure kinds of its failed examples (output,
+    #: exception, timeout, ...), how much of a partly checked one was skipped, or ""
+    detail: str = ""
     #: the recorded reason (an expected failure's or skip's) or failure message
     reason: str = ""
 
     @property
     def text(self) -> str:
-        """What the cell says: ``**FAIL** (timeout)``, ``expected failure (output)``."""
+        """What the cell says: ``**FAIL** (timeout)``, ``expected failure (output)``,
+        ``partly checked (2 of 3 examples skipped)``."""
         label = CELL.get(self.outcome, self.outcome)
-        return f"{label} ({self.kind})" if self.kind else label
+        return f"{label} ({self.detail})" if self.detail else label
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,8 @@ def cell(record: RequirementRecord | None, report: RunReport) -> Cell:
         return Cell(MISSING)
     outcome = shown(record, report)
     reason = " ".join(record.message.split())
+    if outcome == PARTLY_CHECKED:
+        return Cell(outcome, record.in_part(), reason)
     return Cell(outcome, failure_kind(record) if outcome in FAILING else "", reason)
 
 

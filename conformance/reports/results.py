@@ -4,7 +4,9 @@ Every example keeps its own outcome, so an expected failure of one example
 cannot hide a regression in another. A requirement's outcome is its worst
 example's: a failure (of any kind: wrong output, an error, a hang, a crash)
 beats an unexpected pass, which beats an expected failure, which beats a pass.
-A requirement with no result at all is "not run", never left out.
+A requirement that passed with some of its examples skipped as declared is
+*partly checked*, never "passed": what was not run was not checked. A
+requirement with no result at all is "not run", never left out.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ import pytest
 from conformance.catalog.requirements import Requirement
 from conformance.catalog.vocabulary import LEVELS
 
-OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
+#: what an example can end with
+EXAMPLE_OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
+#: passed, with some examples skipped as declared: a requirement's outcome, never an example's
+PARTLY_CHECKED = "partly-checked"
+#: what a requirement can end with: its worst example's outcome, or PARTLY_CHECKED
+OUTCOMES = ("passed", PARTLY_CHECKED, *EXAMPLE_OUTCOMES[1:])
 _SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}
 MESSAGE_LIMIT = 4000
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
@@ -120,8 +127,7 @@ class RunResults:
         return [r for r in self.examples.values() if not r.requirement]
 
     def outcome(self, requirement: str) -> str:
-        results = self.of(requirement)
-        return max((r.outcome for r in results), key=_SEVERITY.__getitem__, default="not-run")
+        return requirement_outcome(r.outcome for r in self.of(requirement))
 
     def worst(self, requirement: str) -> ExampleResult | None:
         results = self.of(requirement)
@@ -146,10 +152,20 @@ class RunResults:
         return table
 
 
-#: what the table's outcome columns mean, in one line under it (pytest's words, and ours)
+def requirement_outcome(outcomes: Iterable[str]) -> str:
+    """A requirement's outcome from its examples': the worst, except that a pass beside a
+    skipped example is PARTLY_CHECKED (a requirement skipped whole is "skipped")."""
+    found = set(outcomes)
+    worst = max(found, key=_SEVERITY.__getitem__, default="not-run")
+    return PARTLY_CHECKED if worst == "passed" and "skipped" in found else worst
+
+
+#: what the table's outcome columns mean, in lines under it (pytest's words, and ours)
 LEGEND = (
-    "xfailed = failed as declared; xpassed = declared to fail but passed; "
-    "not-run = no result (deselected, interrupted, or its examples never collected)"
+    "partly-checked = passed what ran, but some of its examples were skipped as declared; "
+    "xfailed = failed as declared;",
+    "xpassed = declared to fail but passed; "
+    "not-run = no result (deselected, interrupted, or its examples never collected)",
 )
 
 
@@ -160,12 +176,13 @@ def render_table(
     ``core MUST 46`` is its ``core 46/46 MUST``), one column per outcome, then one row per
     level for the whole run (``all MUST 82``: its ``MUST: 82/82 passed``), then the
     legend. A profile or level with no requirement in ``table`` has no row."""
+    widths = {o: max(9, len(o) + 2) for o in OUTCOMES}
     header = f"{'profile':<10}{'level':<8}{'requirements':>12}" + "".join(
-        f"{o:>9}" for o in OUTCOMES
+        f"{o:>{widths[o]}}" for o in OUTCOMES
     )
 
     def row(profile: str, level: str, counts: Counter[str]) -> str:
-        cells = "".join(f"{counts[o]:>9}" for o in OUTCOMES)
+        cells = "".join(f"{counts[o]:>{widths[o]}}" for o in OUTCOMES)
         return f"{profile:<10}{level:<8}{sum(counts.values()):>12}{cells}"
 
     lines = [header, "-" * len(header)]
@@ -178,5 +195,5 @@ def render_table(
                 lines.append(row(profile, level, counts))
     lines.append("-" * len(header))
     lines += [row("all", level, total[level]) for level in LEVELS if level in total]
-    lines.append(LEGEND)
+    lines += LEGEND
     return lines

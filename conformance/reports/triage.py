@@ -3,7 +3,7 @@
 A first run of a new engine fails dozens of examples, each with a block of
 dozens of lines; a handful of causes explain them all. This view gives one
 line per failed example (its name, the kind of failure, its cause) under the
-cause they share (causes.signature: the same exception or difference up to
+cause they share (cause_lines.signature: the same exception or difference up to
 addresses, numbers and quoted names), the largest group first. The terminal
 shows it bounded at the end of a failing run; ``forkwait-conformance triage
 REPORT.json`` shows it whole. It reads a RunReport only, so a report read
@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from conformance.reports.causes import signature
+from conformance.reports.cause_lines import signature
 from conformance.reports.json_report import ExampleRecord, RunReport
+from conformance.sphinx_doctest.outcome import FailureKind
 
 #: the cause of an unexpected pass: what to do about it
 XPASSED_CAUSE = "declared to fail, but passed: remove it from the expected failures"
@@ -29,7 +30,7 @@ class Failure:
     name: str
     requirement: str
     example: int
-    #: output, exception, setup, cleanup, timeout, hang, crash, error; or xpassed
+    #: a FailureKind's value; or "xpassed"
     kind: str
     cause: str
 
@@ -63,13 +64,30 @@ def failures(report: RunReport) -> list[Failure]:
     records += [("", e) for e in report.outside_requirements]
     for requirement, record in records:
         if record.outcome == "failed":
-            kind, cause = record.kind or "error", record.cause or "(no cause recorded)"
+            kind = record.kind or FailureKind.ERROR.value
+            cause = record.cause or "(no cause recorded)"
         elif record.outcome == "xpassed":
             kind, cause = "xpassed", XPASSED_CAUSE
         else:
             continue
         found.append(Failure(_name(record), requirement, record.example, kind, cause))
     return found
+
+
+def incompleteness(report: RunReport) -> str | None:
+    """Why the report does not show every failure of the spec (an interrupted run, a
+    selection, examples left unrun), in one sentence; None for a whole run. Without it,
+    "no failures" of a run stopped in its first second would read as a pass."""
+    not_run = sum(1 for r in report.requirements if r.outcome == "not-run")
+    unrun = f"; {not_run} requirement{'s' * (not_run != 1)} did not run" if not_run else ""
+    if report.interrupted:
+        return f"the run was interrupted{unrun}: what follows covers only what ran"
+    if report.partial:
+        chosen = ", ".join(report.selection)
+        return f"a partial run ({chosen}){unrun}: what follows covers only what it selected"
+    if not report.complete:
+        return f"the run did not run every example{unrun}: what follows covers only what ran"
+    return None
 
 
 def groups(found: Iterable[Failure]) -> list[Group]:
@@ -108,4 +126,4 @@ def render(
     return lines
 
 
-__all__ = ["XPASSED_CAUSE", "Failure", "Group", "failures", "groups", "render"]
+__all__ = ["XPASSED_CAUSE", "Failure", "Group", "failures", "groups", "incompleteness", "render"]

@@ -8,9 +8,13 @@ verdict as the run that wrote it.
 
 Words: a requirement (or example) *passed*, *failed*, *xfailed* (failed as
 declared), *xpassed* (declared to fail, but passed), was *skipped* or is
-*not-run*, as in pytest's last line. Only the claimed profiles are judged;
-a *partial* run (``--quick``, ``-k``, ``-m``, node IDs, ``--lf``, ``-x``...) judges
-only what ran, says which selection it was, and never says "conforms".
+*not-run*, as in pytest's last line; a requirement is *partly-checked* when it
+passed what ran but some of its examples were skipped as declared. Only the
+claimed profiles are judged; a *partial* run (``--quick``, ``-k``, ``-m``, node
+IDs, ``--lf``, ``-x``...) judges only what ran, says which selection it was, and
+never says "conforms". A profile whose MUSTs are partly checked never reads as
+a plain "conforms" either: it "conforms, checked in part", and the counts say
+how many; a declared skip does not fail the run, even under ``--strict``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from conformance.catalog.vocabulary import LEVELS, PROFILES
-from conformance.reports.results import OUTCOMES
+from conformance.reports.results import EXAMPLE_OUTCOMES, OUTCOMES, PARTLY_CHECKED
+
+CONFORMS = "conforms"
+#: every MUST passed what ran, some with examples skipped as declared
+CHECKED_IN_PART = "conforms, checked in part"
+NOT_FULLY_CHECKED = "not fully checked"
+DOES_NOT_CONFORM = "does not conform"
+#: a profile's statuses, best first (the report's schema lists the same)
+STATUSES = (CONFORMS, CHECKED_IN_PART, NOT_FULLY_CHECKED, DOES_NOT_CONFORM)
 
 
 class _Example(Protocol):
@@ -49,6 +61,8 @@ class Tally:
     """How many requirements (or examples) ended with each outcome."""
 
     counts: Mapping[str, int] = field(default_factory=dict)
+    #: the outcomes counted: a requirement's (OUTCOMES) or an example's (EXAMPLE_OUTCOMES)
+    outcomes: tuple[str, ...] = OUTCOMES
 
     @property
     def total(self) -> int:
@@ -58,12 +72,13 @@ class Tally:
         return self.counts.get(outcome, 0)
 
     def fraction(self) -> str:
-        """``46/46 passed``, then every other outcome that occurred: ``, 2 failed``."""
-        rest = "".join(f", {self[o]} {o}" for o in OUTCOMES[1:] if self[o])
+        """``46/46 passed``, then every other outcome that occurred: ``, 2 partly-checked,
+        1 failed``. A partly checked requirement is not among the passed."""
+        rest = "".join(f", {self[o]} {o}" for o in self.outcomes[1:] if self[o])
         return f"{self['passed']}/{self.total} passed{rest}"
 
     def to_json(self) -> dict[str, int]:
-        return {"total": self.total, **{outcome: self[outcome] for outcome in OUTCOMES}}
+        return {"total": self.total, **{outcome: self[outcome] for outcome in self.outcomes}}
 
 
 @dataclass(frozen=True)
@@ -77,12 +92,20 @@ class ProfileVerdict:
 
     @property
     def status(self) -> str:
+        """A MUST that did not run at all leaves the profile not fully checked; one that
+        ran in part (examples skipped as declared) leaves it checked in part."""
         must = self.levels["MUST"]
         if must["failed"] or must["xpassed"] or must["xfailed"]:
-            return "does not conform"
+            return DOES_NOT_CONFORM
         if must["skipped"] or must["not-run"] or self.partial:
-            return "not fully checked"
-        return "conforms"
+            return NOT_FULLY_CHECKED
+        return CHECKED_IN_PART if must[PARTLY_CHECKED] else CONFORMS
+
+    def musts(self) -> str:
+        """``core 44/46 MUST (2 checked in part)``: its MUSTs passed, of all it has."""
+        must = self.levels["MUST"]
+        in_part = f" ({must[PARTLY_CHECKED]} checked in part)" if must[PARTLY_CHECKED] else ""
+        return f"{self.profile} {must['passed']}/{must.total} MUST{in_part}"
 
 
 @dataclass(frozen=True)
@@ -119,28 +142,28 @@ class Verdict:
     def headline(self) -> str:
         """``reference conforms: core 46/46 MUST, ...`` - one line for the whole run."""
         statuses = {p.status for p in self.profiles}
+        must = self.levels["MUST"]
         if not self.profiles:
             word = "was not checked (nothing of a claimed profile ran)"
-        elif statuses == {"conforms"}:
-            word = "conforms"
-        elif "does not conform" in statuses:
-            declared = self.levels["MUST"]["xfailed"]
-            undeclared = self.levels["MUST"]["failed"] + self.levels["MUST"]["xpassed"]
-            word = "does not conform" + (
+        elif statuses == {CONFORMS}:
+            word = CONFORMS
+        elif statuses <= {CONFORMS, CHECKED_IN_PART}:
+            word = CHECKED_IN_PART
+        elif DOES_NOT_CONFORM in statuses:
+            declared = must["xfailed"]
+            undeclared = must["failed"] + must["xpassed"]
+            word = DOES_NOT_CONFORM + (
                 f" (as declared: {declared} MUST expected to fail)"
                 if declared and not undeclared
                 else ""
             )
-        elif self.partial and self.levels["MUST"]["passed"] == self.levels["MUST"].total:
+        elif self.partial and must["passed"] + must[PARTLY_CHECKED] == must.total:
             word = "passes every MUST that ran"
         else:
             word = "is not fully checked"
         if self.partial:
             word += f" ({self.partial_words()}; not a verdict on the profiles)"
-        musts = ", ".join(
-            f"{p.profile} {p.levels['MUST']['passed']}/{p.levels['MUST'].total} MUST"
-            for p in self.profiles
-        )
+        musts = ", ".join(p.musts() for p in self.profiles)
         return f"{self.implementation} {word}" + (f": {musts}" if musts else "")
 
     def level_lines(self) -> list[str]:
@@ -156,12 +179,13 @@ class Verdict:
     def lines(self) -> list[str]:
         """The verdict as the terminal prints it."""
         width = max((len(p.profile) for p in self.profiles), default=0)
+        status_width = max(len(p.status) for p in self.profiles) if self.profiles else 0
         lines = [f"verdict: {self.headline()}"]
         for p in self.profiles:
             per_level = "; ".join(
                 f"{level} {p.levels[level].fraction()}" for level in LEVELS if p.levels[level].total
             )
-            lines.append(f"  {p.profile:<{width}}  {p.status:<18} {per_level}")
+            lines.append(f"  {p.profile:<{width}}  {p.status:<{status_width}}  {per_level}")
         lines += self.level_lines()
         lines.append(f"examples: {self.examples.fraction()}")
         if self.probes.total:
@@ -232,8 +256,8 @@ def judge(  # noqa: PLR0913 - every input is one fact the verdict rests on
         strict=strict,
         profiles=profiles,
         levels={level: Tally(dict(per_level[level])) for level in LEVELS},
-        examples=Tally(dict(examples)),
-        probes=Tally(dict(probes)),
+        examples=Tally(dict(examples), EXAMPLE_OUTCOMES),
+        probes=Tally(dict(probes), EXAMPLE_OUTCOMES),
         failing=tuple(
             _failing(records, partial=partial, strict=strict, interrupted=interrupted)
             + _failing_outside(outside, spec_warnings)
