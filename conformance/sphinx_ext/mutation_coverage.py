@@ -5,7 +5,10 @@ One row per requirement: its level, how many examples and probes it has
 mutants that fail it - the wrong implementations of ``tests/mutants/`` that
 the suite must catch, a mutant meant to break the rule in bold; the listing
 below says which implementation each mutant changes (the reference, or one of
-the implementations written from the docs alone). The mutants
+the implementations written from the docs alone). A *survivor* is a mutant
+the suite passes although it breaks a rule: it is no mutant failing that
+rule, its row names it as a survivor, and the listing says what no probe
+drives yet. The mutants
 come from a JSON record beside the spec (``docs/_mutation/mutants.json``,
 written by ``python -m tests.mutants._record`` from the contracts the mutant
 modules declare, and checked current by
@@ -40,6 +43,8 @@ class Mutant:
     extras: frozenset[str]
     #: the implementation the mutant changes: "reference", or a package of tests/independent/
     base: str
+    #: a survivor: what no probe drives yet, so that the suite passes it (else "")
+    survives: str
 
 
 def read_mutants(path: Path) -> list[Mutant]:
@@ -49,7 +54,12 @@ def read_mutants(path: Path) -> list[Mutant]:
         raise ValueError(f"{path}: not a mutants record of format {FORMAT}")
     return [
         Mutant(
-            name, str(m["about"]), frozenset(m["breaks"]), frozenset(m["extras"]), str(m["base"])
+            name,
+            str(m["about"]),
+            frozenset(m["breaks"]),
+            frozenset(m["extras"]),
+            str(m["base"]),
+            str(m["survives"]),
         )
         for name, m in sorted(data["mutants"].items())
     ]
@@ -87,16 +97,23 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
         body = nodes.tbody()
         for req_id, info in sorted(known.items()):
             killers: list[nodes.Node] = []
+            survivors: list[nodes.Node] = []
             for mutant in mutants:
-                if req_id in mutant.breaks or req_id in mutant.extras:
-                    name = nodes.literal("", mutant.name)
+                name = nodes.literal("", mutant.name)
+                if mutant.survives and req_id in mutant.breaks:
+                    survivors += [nodes.Text(" survivor: "), nodes.emphasis("", "", name)]
+                elif req_id in mutant.breaks or req_id in mutant.extras:
                     killers += [nodes.strong("", "", name) if req_id in mutant.breaks else name]
                     killers.append(nodes.Text(" "))
             level, examples, probes = info["level"], info["examples"], info.get("probes", 0)
             if not killers and level == "MUST":
                 logger.warning(f"no mutant fails the MUST {req_id}", location=placeholder)
             body += row(
-                [link_to(app, docname, req_id)], level, str(examples), str(probes), killers or "-"
+                [link_to(app, docname, req_id)],
+                level,
+                str(examples),
+                str(probes),
+                [*killers, *survivors] or "-",
             )
         group += body
         listing = nodes.definition_list(classes=["forkwait-mutants"])
@@ -106,7 +123,11 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
             if mutant.base != "reference":
                 term += nodes.Text(f" (a variant of the independent {mutant.base})")
             item += term
-            item += nodes.definition("", nodes.paragraph("", mutant.about))
+            about = nodes.paragraph("", mutant.about)
+            if mutant.survives:
+                about += nodes.Text(" The suite passes it (a survivor): ")
+                about += nodes.emphasis("", mutant.survives)
+            item += nodes.definition("", about)
             listing += item
         placeholder.replace_self([table, listing])
 

@@ -30,6 +30,11 @@ class Contract:
     slow: bool = False
     #: breaks only SHOULDs: run with --strict, so that the run fails as a MUST's would
     strict: bool = False
+    #: a *survivor*: the suite passes it although it breaks the rules of ``breaks`` (its
+    #: docstring shows the break with a program), and this says what no probe drives yet.
+    #: Its runs must pass, so that a probe that starts catching it is noticed and the
+    #: survivor becomes an ordinary mutant; the coverage page lists it as an open gap
+    survives: str = ""
 
     @property
     def fails(self) -> frozenset[str]:
@@ -43,12 +48,17 @@ def contract(
     maybe: Mapping[str, str] | None = None,
     slow: bool = False,
     strict: bool = False,
+    survives: str = "",
 ) -> Contract:
-    """A mutant's contract: the rules it ``breaks`` and the reasoned ``extras`` and ``maybe``."""
+    """A mutant's contract: the rules it ``breaks`` and the reasoned ``extras`` and ``maybe``
+    (or, for a survivor, what the suite does not drive yet that would catch it)."""
+    if survives and (extras or maybe):
+        raise ValueError("a survivor passes the whole suite: it has no extras and no maybe")
     return Contract(
         breaks=frozenset(breaks),
         extras=MappingProxyType(dict(extras or {})),
         maybe=MappingProxyType(dict(maybe or {})),
         slow=slow,
         strict=strict,
+        survives=survives,
     )

@@ -25,6 +25,7 @@ def record() -> str:
             "breaks": sorted(mutant.breaks),
             "extras": sorted(mutant.extras),
             "base": base_of(name),
+            "survives": mutant.survives,
         }
         for name, mutant in sorted(contracts().items())
     }

@@ -29,7 +29,12 @@ The break (``tensor(15) tensor(15)`` on threadper)::
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
-CONTRACT = contract("TRACE-FORK-WAIT-1", "TRACE-RERUN-1")
+CONTRACT = contract(
+    "TRACE-FORK-WAIT-1",
+    "TRACE-RERUN-1",
+    survives="no probe waits in traced code with the future's own wait() instead of fw.wait "
+    "(the trace profile's text names no future method: whether it must is still to decide)",
+)
 
 VARIANT = Variant(
     "threadper",

@@ -30,12 +30,21 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
                 "breaks": ["ONE-1"],
                 "extras": [],
                 "base": "reference",
+                "survives": "",
             },
             "also_one": {
                 "about": "Fails ONE too.",
                 "breaks": ["TWO-1"],
                 "extras": ["ONE-1"],
                 "base": "pool",
+                "survives": "",
+            },
+            "passes_one": {
+                "about": "Breaks ONE unseen.",
+                "breaks": ["ONE-1"],
+                "extras": [],
+                "base": "pool",
+                "survives": "no probe forks from a callback",
             },
         },
     }
@@ -68,6 +77,10 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
     also_one = listing.partition(">also_one<")[2].partition("</dt>")[0]
     assert "variant" not in breaks_one
     assert "(a variant of the independent pool)" in also_one
+    # a survivor fails no rule: its row names it apart, the listing says what is not probed
+    assert f"{strong}passes_one" not in one
+    assert "survivor: <em><code" in one
+    assert "The suite passes it (a survivor): <em>no probe forks from a callback</em>" in html
 
 
 def test_a_must_no_mutant_fails_is_a_warning(tmp_path: Path) -> None:
