@@ -36,8 +36,7 @@ def waiting(waiter: int | None, target: int | None) -> Iterator[None]:
         while step is not None:
             if step == waiter:
                 raise DeadlockError(
-                    f"deadlock: a task waits on its own future through a cycle of "
-                    f"{length} task(s)"
+                    f"deadlock: a task waits on its own future through a cycle of {length} task(s)"
                 )
             step = _waits_on.get(step)
             length += 1

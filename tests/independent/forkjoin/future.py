@@ -1,7 +1,8 @@
 """The future: an outcome guarded by a lock, one event per blocked waiter, callbacks in order.
 
-A waiter registers an event of its own and sleeps on it, so completing a future
-wakes exactly the threads that wait on it. A waiter that is a pool worker tells
+A waiter registers an event of its own (a lock it holds, released by whoever
+completes the future) and sleeps on it, so completing a future wakes exactly
+the threads that wait on it. A waiter that is a pool worker tells
 the pool it blocks (managed blocking), which keeps enough threads running for
 the task it waits on to run.
 """
@@ -43,10 +44,13 @@ class Future(Generic[T]):
         self._lock = threading.Lock()
         self._state = _PENDING
         self._outcome: Any = None
-        self._waiters: list[threading.Event] = []
+        self._waiters: list[threading.Lock] = []
         self._callbacks: list[Callable[[Future[T]], None]] = []
-        #: the id of the task that completes this future, for forked futures
-        self._task: int | None = None
+        #: the task that completes this future, for forked futures
+        self._task: pool.Task | None = None
+        #: the futures this one is made from (by ``then``, ``collect_all``): their tasks
+        #: are what a wait on this one waits for
+        self._sources: tuple[Future[Any], ...] = ()
 
     def __repr__(self) -> str:
         state = ("pending", "done", "failed")[self._state]
@@ -78,7 +82,8 @@ class Future(Generic[T]):
         return value
 
     def _block(self) -> None:
-        event = threading.Event()
+        event = threading.Lock()
+        event.acquire()
         with self._lock:
             if self._state != _PENDING:
                 return
@@ -86,16 +91,32 @@ class Future(Generic[T]):
         running = pool.current_task()
         waiter = running.ident if running is not None else None
         try:
-            with deadlock.waiting(waiter, self._task):
+            target = self._task.ident if self._task is not None else None
+            with deadlock.waiting(waiter, target):
                 if _pool_of_waiters:
-                    with _pool_of_waiters[0].blocking():
-                        event.wait()
+                    with _pool_of_waiters[0].blocking(self._tasks_behind()):
+                        event.acquire()
                 else:
-                    event.wait()
+                    event.acquire()
         finally:
             with self._lock:
                 if event in self._waiters:
                     self._waiters.remove(event)
+
+    def _tasks_behind(self) -> list[pool.Task]:
+        """The tasks whose end this future waits for, through the futures it is made from."""
+        tasks: list[pool.Task] = []
+        seen: set[int] = set()
+        stack: list[Future[Any]] = [self]
+        while stack:
+            fut = stack.pop()
+            if id(fut) in seen or fut.done():
+                continue
+            seen.add(id(fut))
+            if fut._task is not None:
+                tasks.append(fut._task)
+            stack.extend(fut._sources)
+        return tasks
 
     # -- completing -------------------------------------------------------------------
 
@@ -106,8 +127,7 @@ class Future(Generic[T]):
     def set_exception(self, error: BaseException) -> None:
         if not isinstance(error, BaseException):
             raise TypeError(
-                f"set_exception needs an exception instance, got {type(error).__name__} "
-                f"{error!r}"
+                f"set_exception needs an exception instance, got {type(error).__name__} {error!r}"
             )
         self._refuse_if_forked("set_exception")
         self._complete(_FAILED, error)
@@ -128,7 +148,7 @@ class Future(Generic[T]):
             waiters, self._waiters = self._waiters, []
             callbacks, self._callbacks = self._callbacks, []
         for event in waiters:
-            event.set()
+            event.release()
         for callback in callbacks:
             self._run_callback(callback)
 
@@ -152,11 +172,12 @@ class Future(Generic[T]):
     def then(self, callback: Callable[[Future[T]], S]) -> Future[S]:
         """A new future for ``callback(self)``, run once this one is done."""
         follower: Future[S] = Future()
+        follower._sources = (self,)
 
         def run(source: Future[T]) -> None:
             try:
                 result = callback(source)
-            except BaseException as error:  # the follower carries every failure
+            except BaseException as error:  # noqa: BLE001 - the follower carries every failure
                 follower._complete(_FAILED, error)
             else:
                 follower._complete(_VALUE, result)

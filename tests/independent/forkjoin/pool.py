@@ -20,14 +20,15 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-#: seconds a surplus worker stays idle before it leaves
-KEEP_ALIVE = 0.5
+#: compensating workers started to keep parallelism up, beyond ``parallelism``; past
+#: this, a blocked worker only has the task it waits on started, if that is queued
+MAX_SPARES = 64
 
 
 class Task:
     """One call to run on the pool, in the context it was forked in."""
 
-    __slots__ = ("body", "context", "ident")
+    __slots__ = ("body", "context", "home", "ident")
 
     _ids = itertools.count(1)
 
@@ -35,45 +36,76 @@ class Task:
         self.body = body
         self.context = context
         self.ident = next(Task._ids)
+        #: the queue holding it while it waits to start; None once taken
+        self.home: TaskQueue | None = None
 
     def run(self) -> None:
         self.context.run(self.body)
 
 
+class TaskQueue:
+    """A deque of queued tasks with its own lock: the owner's end is the right."""
+
+    def __init__(self) -> None:
+        self._items: deque[Task] = deque()
+        self._lock = threading.Lock()
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def push(self, task: Task) -> None:
+        with self._lock:
+            task.home = self
+            self._items.append(task)
+
+    def pop_newest(self) -> Task | None:
+        with self._lock:
+            return self._taken(self._items.pop()) if self._items else None
+
+    def take_oldest(self) -> Task | None:
+        with self._lock:
+            return self._taken(self._items.popleft()) if self._items else None
+
+    def remove(self, task: Task) -> bool:
+        """Take ``task`` out if it is still queued here."""
+        with self._lock:
+            if task.home is not self:
+                return False
+            self._items.remove(task)
+            self._taken(task)
+            return True
+
+    @staticmethod
+    def _taken(task: Task) -> Task:
+        task.home = None
+        return task
+
+
 class Worker:
     """A pool thread and the deque of the tasks it forked."""
 
-    def __init__(self, pool: ForkJoinPool, index: int) -> None:
+    def __init__(self, pool: ForkJoinPool, index: int, first: Task | None = None) -> None:
         self.pool = pool
-        self.tasks: deque[Task] = deque()
-        self.lock = threading.Lock()
+        self.tasks = TaskQueue()
         self.current: Task | None = None
+        self._first = first
         self.thread = threading.Thread(target=self._loop, name=f"forkjoin-{index}", daemon=True)
-
-    def push(self, task: Task) -> None:
-        with self.lock:
-            self.tasks.append(task)
-
-    def pop_newest(self) -> Task | None:
-        with self.lock:
-            return self.tasks.pop() if self.tasks else None
-
-    def steal_oldest(self) -> Task | None:
-        with self.lock:
-            return self.tasks.popleft() if self.tasks else None
 
     def _loop(self) -> None:
         _local.worker = self
+        task, self._first = self._first, None
         while True:
-            task = self.pool.next_task(self)
             if task is None:
-                return
+                task = self.pool.next_task(self)
+                if task is None:
+                    return
             self.current = task
             try:
                 task.run()
             finally:
                 self.current = None
                 self.pool.task_finished()
+            task = None
 
 
 class _Local(threading.local):
@@ -95,17 +127,28 @@ def current_task() -> Task | None:
 
 
 class ForkJoinPool:
-    """Workers, the shared submission queue, and the bookkeeping of blocked workers."""
+    """Workers, the shared submission queue, and the count of running and blocked threads.
+
+    At most ``parallelism`` threads run tasks at once, not counting threads blocked in
+    a wait: a worker takes a new task only below that, so the pool works depth-first
+    on what it started instead of starting ever more tasks that would each block a
+    thread. The one exception is a task a blocked worker waits on: it starts at once,
+    in the blocked worker's place.
+    """
 
     def __init__(self, parallelism: int) -> None:
         if parallelism < 1:
             raise ValueError(f"parallelism must be at least 1, got {parallelism}")
         self.parallelism = parallelism
         self._cv = threading.Condition(threading.Lock())
-        self._submissions: deque[Task] = deque()
+        self._submissions = TaskQueue()
+        #: tasks a blocked worker waits on, taken out of their queue to start first
+        self._urgent: deque[Task] = deque()
         self._workers: list[Worker] = []
         self._indices = itertools.count()
         self._idle = 0
+        #: workers running a task, blocked or not
+        self._busy = 0
         self._blocked = 0
         #: tasks submitted and not yet finished: the pool is quiet when it is 0
         self._pending = 0
@@ -119,91 +162,100 @@ class ForkJoinPool:
     def submit(self, task: Task) -> None:
         """Queue ``task``: on this worker's own deque, or on the shared queue from outside."""
         worker = _local.worker
+        queue = worker.tasks if worker is not None and worker.pool is self else self._submissions
         with self._cv:
             self._pending += 1
-        if worker is not None and worker.pool is self:
-            worker.push(task)
-        else:
-            with self._cv:
-                self._submissions.append(task)
-        with self._cv:
-            if self._idle:
+            queue.push(task)
+            if self._idle and self._running() < self.parallelism:
                 self._cv.notify()
 
     # -- the workers' side ------------------------------------------------------------
 
     def next_task(self, worker: Worker) -> Task | None:
-        """The next task for ``worker``, sleeping while there is none; None: leave."""
-        task = worker.pop_newest()
-        if task is not None:
-            return task
+        """The next task for ``worker``, sleeping while it may take none; None: leave,
+        which a worker does when it finds no task while more threads than
+        ``parallelism`` are free (spares end once the waits they stood in for end)."""
         with self._cv:
             while True:
                 task = self._find_work(worker)
                 if task is not None:
+                    self._busy += 1
                     return task
                 if self._surplus() > 0 and not worker.tasks:
-                    self._idle += 1
-                    self._cv.wait(KEEP_ALIVE)
-                    self._idle -= 1
-                    task = self._find_work(worker)
-                    if task is not None:
-                        return task
-                    if self._surplus() > 0 and not worker.tasks:
-                        self._workers.remove(worker)
-                        return None
-                    continue
+                    self._workers.remove(worker)
+                    return None
                 self._idle += 1
                 self._cv.wait()
                 self._idle -= 1
 
     def _find_work(self, worker: Worker) -> Task | None:
-        """Own deque newest-first, then the submissions, then steal another's oldest."""
-        task = worker.pop_newest()
+        """Urgent tasks; below ``parallelism`` running, the own deque newest-first, the
+        submissions, then another worker's oldest (the caller holds the lock)."""
+        if self._urgent:
+            return self._urgent.popleft()
+        if self._running() >= self.parallelism:
+            return None
+        task = worker.tasks.pop_newest() or self._submissions.take_oldest()
         if task is not None:
             return task
-        if self._submissions:
-            return self._submissions.popleft()
         victims = [other for other in self._workers if other is not worker]
         if not victims:
             return None
         start = self._random.randrange(len(victims))
         for offset in range(len(victims)):
-            stolen = victims[(start + offset) % len(victims)].steal_oldest()
+            stolen = victims[(start + offset) % len(victims)].tasks.take_oldest()
             if stolen is not None:
                 return stolen
         return None
 
     def task_finished(self) -> None:
         with self._cv:
+            self._busy -= 1
             self._pending -= 1
             if self._pending == 0:
                 self._cv.notify_all()
 
+    def _running(self) -> int:
+        """Threads running a task and not blocked in a wait (the caller holds the lock)."""
+        return self._busy - self._blocked
+
     def _surplus(self) -> int:
-        """Threads free to run tasks beyond ``parallelism`` (the caller holds the lock)."""
+        """Threads not blocked beyond ``parallelism`` (the caller holds the lock)."""
         return len(self._workers) - self._blocked - self.parallelism
 
-    def _start_worker(self) -> None:
-        worker = Worker(self, next(self._indices))
+    def _start_worker(self, first: Task | None = None) -> None:
+        worker = Worker(self, next(self._indices), first)
+        if first is not None:
+            self._busy += 1
         self._workers.append(worker)
         worker.thread.start()
 
     # -- managed blocking -------------------------------------------------------------
 
     @contextmanager
-    def blocking(self) -> Iterator[None]:
-        """Around a wait on a pool thread: keep ``parallelism`` threads free to run tasks."""
+    def blocking(self, awaited: list[Task]) -> Iterator[None]:
+        """Around a wait on a pool thread. The tasks waited on that are still queued
+        start at once, each on a free or a new worker; otherwise a free worker is woken,
+        or while fewer than ``MAX_SPARES`` spares exist a compensating one started, to
+        keep ``parallelism`` tasks running."""
         worker = _local.worker
         if worker is None or worker.pool is not self:
             yield
             return
+        claimed = [task for task in awaited if (home := task.home) and home.remove(task)]
         with self._cv:
             self._blocked += 1
-            if self._surplus() < 0:
-                self._start_worker()
-            elif self._idle:
-                self._cv.notify()
+            for task in claimed:
+                if self._idle > len(self._urgent):
+                    self._urgent.append(task)
+                    self._cv.notify()
+                else:
+                    self._start_worker(task)
+            if not claimed:
+                if self._idle:
+                    self._cv.notify()
+                elif len(self._workers) < self.parallelism + MAX_SPARES:
+                    self._start_worker()
         try:
             yield
         finally:

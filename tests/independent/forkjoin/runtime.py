@@ -71,13 +71,13 @@ def _start(call: Callable[[], T]) -> Future[T]:
     def body() -> None:
         try:
             value = call()
-        except BaseException as error:  # every failure belongs to the future
+        except BaseException as error:  # noqa: BLE001 - every failure belongs to the future
             result._complete_by_task(error, failed=True)
         else:
             result._complete_by_task(value, failed=False)
 
     task = Task(body, contextvars.copy_context())
-    result._task = task.ident
+    result._task = task
     the_pool().submit(task)
     return result
 
@@ -103,6 +103,7 @@ def collect_all(futures: Iterable[Future[T]]) -> Future[list[Future[T]]]:
     """A future of the given futures, in a new list, done once every one of them is."""
     items = _checked(futures, "collect_all")
     combined: Future[list[Future[T]]] = Future()
+    combined._sources = tuple(items)
     if not items:
         combined.set_result([])
         return combined

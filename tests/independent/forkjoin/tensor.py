@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from types import NotImplementedType
 
 from . import trace_hooks
 
 Data = int | list[int]
+
+#: what an operation with an operand it does not know returns, for Python to try the other
+_NOT_IMPLEMENTED: NotImplementedType = NotImplemented
 
 
 def _is_int(value: object) -> bool:
@@ -31,44 +35,40 @@ class Tensor:
             return "tensor([" + ", ".join(str(item) for item in self.data) + "])"
         return f"tensor({self.data})"
 
-    def _apply(self, other: object, op: Callable[[int, int], int], swapped: bool) -> Tensor:
+    def _operation(
+        self, kind: str, other: object, op: Callable[[int, int], int], *, swapped: bool
+    ) -> Tensor | NotImplementedType:
         if isinstance(other, Tensor):
             right: Data = other.data
         elif _is_int(other):
             right = int(other)  # type: ignore[call-overload]
         else:
-            return NotImplemented
+            return _NOT_IMPLEMENTED
         left = self.data
         if swapped:
             left, right = right, left
-        return Tensor(_elementwise(left, right, op))
-
-    def _operation(self, kind: str, other: object, op: Callable[[int, int], int], *, swapped: bool) -> Tensor:
-        result = self._apply(other, op, swapped)
-        if result is NotImplemented:
-            return result
+        result = Tensor(_elementwise(left, right, op))
         recorder = trace_hooks.current.get()
         if recorder is not None:
-            operands = (other, self) if swapped else (self, other)
-            recorder.operation(kind, operands, result)
+            recorder.operation(kind, (other, self) if swapped else (self, other), result)
         return result
 
-    def __add__(self, other: object) -> Tensor:
+    def __add__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("add", other, operator.add, swapped=False)
 
-    def __radd__(self, other: object) -> Tensor:
+    def __radd__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("add", other, operator.add, swapped=True)
 
-    def __sub__(self, other: object) -> Tensor:
+    def __sub__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("sub", other, operator.sub, swapped=False)
 
-    def __rsub__(self, other: object) -> Tensor:
+    def __rsub__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("sub", other, operator.sub, swapped=True)
 
-    def __mul__(self, other: object) -> Tensor:
+    def __mul__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("mul", other, operator.mul, swapped=False)
 
-    def __rmul__(self, other: object) -> Tensor:
+    def __rmul__(self, other: object) -> Tensor | NotImplementedType:
         return self._operation("mul", other, operator.mul, swapped=True)
 
 

@@ -172,9 +172,7 @@ class _Builder:
             items = [self.output(item) for item in value]
             return tuple(items) if isinstance(value, tuple) else items
         if not isinstance(value, Tensor):
-            raise TracingError(
-                f"the traced function returned {type(value).__name__}, not a tensor"
-            )
+            raise TracingError(f"the traced function returned {type(value).__name__}, not a tensor")
         return self.name_of(value)
 
 
@@ -234,4 +232,3 @@ def graph_nodes(traced: TracedFunction) -> list[GraphNode]:
     if not isinstance(traced, TracedFunction):
         raise TypeError(f"graph_nodes needs what trace returned, got {traced!r}")
     return graph_module.view(traced.graph)
-
