@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from types import NotImplementedType
 
 from . import trace_hooks
 
 Data = int | list[int]
-
-#: what an operation with an operand it does not know returns, for Python to try the other
-_NOT_IMPLEMENTED: NotImplementedType = NotImplemented
 
 
 def _is_int(value: object) -> bool:
@@ -37,13 +33,15 @@ class Tensor:
 
     def _operation(
         self, kind: str, other: object, op: Callable[[int, int], int], *, swapped: bool
-    ) -> Tensor | NotImplementedType:
+    ) -> Tensor:
         if isinstance(other, Tensor):
             right: Data = other.data
         elif _is_int(other):
             right = int(other)  # type: ignore[call-overload]
         else:
-            return _NOT_IMPLEMENTED
+            raise TypeError(
+                f"unsupported operand for tensor {kind}: {type(other).__name__} {other!r}"
+            )
         left = self.data
         if swapped:
             left, right = right, left
@@ -53,22 +51,22 @@ class Tensor:
             recorder.operation(kind, (other, self) if swapped else (self, other), result)
         return result
 
-    def __add__(self, other: object) -> Tensor | NotImplementedType:
+    def __add__(self, other: object) -> Tensor:
         return self._operation("add", other, operator.add, swapped=False)
 
-    def __radd__(self, other: object) -> Tensor | NotImplementedType:
+    def __radd__(self, other: object) -> Tensor:
         return self._operation("add", other, operator.add, swapped=True)
 
-    def __sub__(self, other: object) -> Tensor | NotImplementedType:
+    def __sub__(self, other: object) -> Tensor:
         return self._operation("sub", other, operator.sub, swapped=False)
 
-    def __rsub__(self, other: object) -> Tensor | NotImplementedType:
+    def __rsub__(self, other: object) -> Tensor:
         return self._operation("sub", other, operator.sub, swapped=True)
 
-    def __mul__(self, other: object) -> Tensor | NotImplementedType:
+    def __mul__(self, other: object) -> Tensor:
         return self._operation("mul", other, operator.mul, swapped=False)
 
-    def __rmul__(self, other: object) -> Tensor | NotImplementedType:
+    def __rmul__(self, other: object) -> Tensor:
         return self._operation("mul", other, operator.mul, swapped=True)
 
 
