@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from conformance.adapter import Adapter, fw_from
+from conformance.adapter import Adapter, Explorer, fw_from
 
 from .future import Future
 from .runtime import collect_all, fork, wait, wait_all
+from .schedule import schedules, use
 from .scripted import Module, ModuleList, ignore, script
 from .tensor import tensor
 from .tracing import graph_nodes, trace
@@ -31,4 +32,10 @@ def adapter() -> Adapter:
         },
         "an independent fork/join-pool runtime, as the spec's examples see it",
     )
-    return Adapter(name="indep-forkjoin", version="0.1", fw=fw, profiles=PROFILES)
+    return Adapter(
+        name="indep-forkjoin",
+        version="0.1",
+        fw=fw,
+        profiles=PROFILES,
+        explorer=Explorer(schedules=schedules, use=use),
+    )

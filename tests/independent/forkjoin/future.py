@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
-from . import deadlock, pool, trace_hooks
+from . import control_hooks, deadlock, pool, trace_hooks
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -74,7 +74,11 @@ class Future(Generic[T]):
     def wait(self) -> T:
         """Block until done; give the value or raise the failure."""
         if self._state == _PENDING:
-            self._block()
+            controller = control_hooks.active.get()
+            if controller is not None and controller.owns_this_thread():
+                controller.block_on(self)
+            else:
+                self._block()
         value = self.value()
         recorder = trace_hooks.current.get()
         if recorder is not None:

@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from . import control_hooks, trace_hooks
 from . import future as future_module
-from . import trace_hooks
 from .future import Future
 from .pool import ForkJoinPool, Task, default_parallelism
 
@@ -76,7 +76,12 @@ def _start(call: Callable[[], T]) -> Future[T]:
         else:
             result._complete_by_task(value, failed=False)
 
-    task = Task(body, contextvars.copy_context())
+    context = contextvars.copy_context()
+    controller = control_hooks.active.get()
+    if controller is not None and controller.owns_this_thread():
+        controller.start(body, context)
+        return result
+    task = Task(body, context)
     result._task = task
     the_pool().submit(task)
     return result
