@@ -46,7 +46,9 @@ class Future(Generic[T]):
         self._outcome: Any = None
         self._waiters: list[threading.Lock] = []
         self._callbacks: list[Callable[[Future[T]], None]] = []
-        #: the task that completes this future, for forked futures
+        #: whether ``fork`` made it: then only its task completes it
+        self._forked = False
+        #: the pool task that completes it, while that task has not ended
         self._task: pool.Task | None = None
         #: the futures this one is made from (by ``then``, ``collect_all``): their tasks
         #: are what a wait on this one waits for
@@ -95,7 +97,8 @@ class Future(Generic[T]):
         running = pool.current_task()
         waiter = running.ident if running is not None else None
         try:
-            target = self._task.ident if self._task is not None else None
+            task = self._task  # read once: completion clears it
+            target = task.ident if task is not None else None
             with deadlock.waiting(waiter, target):
                 if _pool_of_waiters:
                     with _pool_of_waiters[0].blocking(self._tasks_behind()):
@@ -117,8 +120,9 @@ class Future(Generic[T]):
             if id(fut) in seen or fut.done():
                 continue
             seen.add(id(fut))
-            if fut._task is not None:
-                tasks.append(fut._task)
+            task = fut._task  # read once: completion clears it
+            if task is not None:
+                tasks.append(task)
             stack.extend(fut._sources)
         return tasks
 
@@ -141,7 +145,7 @@ class Future(Generic[T]):
         self._complete(_FAILED if failed else _VALUE, outcome)
 
     def _refuse_if_forked(self, method: str) -> None:
-        if self._task is not None:
+        if self._forked:
             raise RuntimeError(f"{method}() on a future returned by fork: its task completes it")
 
     def _complete(self, state: int, outcome: object) -> None:
@@ -149,6 +153,7 @@ class Future(Generic[T]):
             if self._state != _PENDING:
                 raise RuntimeError("this future is already done: a future completes once")
             self._state, self._outcome = state, outcome
+            self._task = None  # its context and arguments are no longer needed
             waiters, self._waiters = self._waiters, []
             callbacks, self._callbacks = self._callbacks, []
         for event in waiters:

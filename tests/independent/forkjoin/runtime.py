@@ -67,6 +67,7 @@ def fork(func: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
 def _start(call: Callable[[], T]) -> Future[T]:
     """Queue ``call`` as a task, in a copy of this context; its future."""
     result: Future[T] = Future()
+    result._forked = True
 
     def body() -> None:
         try:
