@@ -4,9 +4,12 @@ Each worker runs its own deque newest-first (the task it forked last is the one
 whose data is hottest) and, when that is empty, takes the oldest task of the
 shared submission queue or of another worker's deque (the oldest is the biggest
 piece of work left, so one steal keeps a thief busy longest). A worker that
-blocks in a wait says so; the pool then starts a compensating worker when fewer
-than ``parallelism`` threads remain free to run tasks, so that a wait never
-starves the tasks it waits on, at any depth. A wait never runs a task itself.
+blocks in a wait says so: the tasks it waits on that are still queued start at
+once on a free or a new worker, and otherwise a free worker is woken or a
+compensating one started, so that a wait never starves the tasks it waits on, at
+any depth. A wait never runs a task itself, so every blocked wait holds a
+thread; to keep their number down the pool runs at most ``parallelism`` tasks
+that are not blocked, and so finishes what it started before it starts more.
 """
 
 from __future__ import annotations
@@ -113,11 +116,6 @@ class _Local(threading.local):
 
 
 _local = _Local()
-
-
-def current_worker() -> Worker | None:
-    """The pool worker running on this thread, if this thread is one."""
-    return _local.worker
 
 
 def current_task() -> Task | None:
