@@ -26,6 +26,8 @@ from contextlib import contextmanager
 #: compensating workers started to keep parallelism up, beyond ``parallelism``; past
 #: this, a blocked worker only has the task it waits on started, if that is queued
 MAX_SPARES = 64
+#: seconds a spare worker stays idle, ready for the next wait's task, before it leaves
+KEEP_ALIVE = 0.1
 
 
 class Task:
@@ -91,6 +93,9 @@ class Worker:
         self.pool = pool
         self.tasks = TaskQueue()
         self.current: Task | None = None
+        #: released to wake this worker while it is parked idle
+        self.wake = threading.Lock()
+        self.wake.acquire()
         self._first = first
         self.thread = threading.Thread(target=self._loop, name=f"forkjoin-{index}", daemon=True)
 
@@ -144,7 +149,9 @@ class ForkJoinPool:
         self._urgent: deque[Task] = deque()
         self._workers: list[Worker] = []
         self._indices = itertools.count()
-        self._idle = 0
+        #: idle workers, the most recently parked last: a signal wakes that one (its
+        #: cache is warm), and spares at the bottom stay unwoken and time out
+        self._parked: list[Worker] = []
         #: workers running a task, blocked or not
         self._busy = 0
         self._blocked = 0
@@ -164,27 +171,39 @@ class ForkJoinPool:
         with self._cv:
             self._pending += 1
             queue.push(task)
-            if self._idle and self._running() < self.parallelism:
-                self._cv.notify()
+            if self._parked and self._running() < self.parallelism:
+                self._wake_one()
 
     # -- the workers' side ------------------------------------------------------------
 
     def next_task(self, worker: Worker) -> Task | None:
-        """The next task for ``worker``, sleeping while it may take none; None: leave,
-        which a worker does when it finds no task while more threads than
-        ``parallelism`` are free (spares end once the waits they stood in for end)."""
-        with self._cv:
-            while True:
+        """The next task for ``worker``, parked while it may take none; None: leave,
+        which a worker does when it has been parked ``KEEP_ALIVE`` seconds, unwoken,
+        while more threads than ``parallelism`` are free (spares end once the waits
+        they stood in for end, and meanwhile take the next waits' tasks). A parked
+        worker looks again at every ``KEEP_ALIVE``, since waits that end make spares
+        of workers parked before."""
+        while True:
+            with self._cv:
                 task = self._find_work(worker)
                 if task is not None:
                     self._busy += 1
                     return task
-                if self._surplus() > 0 and not worker.tasks:
-                    self._workers.remove(worker)
-                    return None
-                self._idle += 1
-                self._cv.wait()
-                self._idle -= 1
+                self._parked.append(worker)
+            if worker.wake.acquire(timeout=KEEP_ALIVE):
+                continue
+            with self._cv:
+                if worker in self._parked:  # nobody woke it: it timed out
+                    self._parked.remove(worker)
+                    if self._surplus() > 0 and not worker.tasks:
+                        self._workers.remove(worker)
+                        return None
+                    continue
+            worker.wake.acquire()  # woken as it timed out: take the wake-up
+
+    def _wake_one(self) -> None:
+        """Wake the most recently parked worker (the caller holds the lock)."""
+        self._parked.pop().wake.release()
 
     def _find_work(self, worker: Worker) -> Task | None:
         """Urgent tasks; below ``parallelism`` running, the own deque newest-first, the
@@ -244,14 +263,14 @@ class ForkJoinPool:
         with self._cv:
             self._blocked += 1
             for task in claimed:
-                if self._idle > len(self._urgent):
+                if self._parked:
                     self._urgent.append(task)
-                    self._cv.notify()
+                    self._wake_one()
                 else:
                     self._start_worker(task)
             if not claimed:
-                if self._idle:
-                    self._cv.notify()
+                if self._parked:
+                    self._wake_one()
                 elif len(self._workers) < self.parallelism + MAX_SPARES:
                     self._start_worker()
         try:
