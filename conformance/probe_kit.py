@@ -16,6 +16,11 @@ from collections.abc import Collection, Iterable
 from types import FrameType
 from typing import Any, Protocol
 
+#: The spec's *start bound* (lifecycle.rst): where a rule says that a task starts, or that
+#: tasks run at the same time, without saying when, within this many seconds. A probe that
+#: waits for a task to start or for tasks to meet waits this long and no less.
+START_BOUND = 10.0
+
 
 def start_interleaved(
     threads: Iterable[threading.Thread], events: Collection[str] = ("call",)
@@ -68,4 +73,4 @@ class Patience:
             time.sleep(0.01)
 
 
-__all__ = ["Patience", "start_interleaved"]
+__all__ = ["START_BOUND", "Patience", "start_interleaved"]

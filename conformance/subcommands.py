@@ -21,6 +21,7 @@ from conformance.reports.atomic import write_atomically
 from conformance.reports.drafts import DraftError, write_drafts
 from conformance.reports.json_report import ReportError, read_report
 from conformance.reports.matrix import to_markdown, to_rst
+from conformance.reports.triage import incompleteness
 from conformance.reports.triage import render as triage_lines
 from conformance.run import spec_html
 
@@ -98,15 +99,23 @@ def triage_main(argv: Sequence[str]) -> int:
         prog=f"{PROG} triage",
         description="Show a run's failures one line each (the example, the kind of failure, "
         "its cause: the exception it raised or the first output line that differs), grouped "
-        "by cause, the most frequent first. With --write-expectations, draft the files that "
-        "declare them: DIR/xfails.toml (wrong output, exceptions) and DIR/skips.toml "
-        "(timeouts, hangs, crashes, failed group setups: no expected failure absorbs those), "
-        "one table per failing requirement with the failing examples and the measured cause "
-        "as a reason marked TO CONFIRM. A run with --xfails-file DIR/xfails.toml --skips-file "
+        "by cause, the most frequent first: an exception raised from one frame, or timeouts "
+        "hung at one frame, are one cause; a cascade (examples that timed out after one that "
+        "broke the engine) is one cause under the example that broke it; a failure the "
+        "adapter's own code raised is an adapter error. With --write-expectations, draft the "
+        "files that declare them: DIR/xfails.toml (wrong output, exceptions) and "
+        "DIR/skips.toml (timeouts, hangs, crashes, failed group setups: no expected failure "
+        "absorbs those; and the example that started a cascade), one table per failing "
+        "requirement with the failing examples and the measured cause as a reason marked TO "
+        "CONFIRM, plus every declaration the run counted. Adapter errors and a cascade's "
+        "victims are not drafted. A run with --xfails-file DIR/xfails.toml --skips-file "
         "DIR/skips.toml then passes, as declared.",
-        epilog="Exit status: 0 the view (and the files) were written; 4 a usage error: a "
-        "file that is not a report, or drafts that would replace existing files (without "
-        "--overwrite) or cannot be written.",
+        epilog="A report of an interrupted or partial run (-k, --quick) is said to be one "
+        "first: its failures are only those of what ran. Exit status: 0 the view (and the "
+        "files) were written; 4 a usage error: a file that is not a report (a FIFO or "
+        "device included: only a regular file is read), drafts from an interrupted or "
+        "partial run, or drafts that would replace existing files (without --overwrite) or "
+        "cannot be written.",
     )
     parser.add_argument("report", type=Path, help="a JSON file written by --report")
     parser.add_argument(
@@ -128,6 +137,9 @@ def triage_main(argv: Sequence[str]) -> int:
             written = write_drafts(report, folder, str(options.report), overwrite=options.overwrite)
         except DraftError as exc:
             return usage_error(parser, str(exc))
+    partly = incompleteness(report)
+    if partly is not None:
+        print(f"{options.report}: {partly}")
     for line in triage_lines(report):
         print(line)
     if not written:

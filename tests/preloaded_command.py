@@ -34,6 +34,7 @@ def _preload() -> list[str]:
     conf = runpy.run_path(str(spec_conf_dir() / "conf.py"))
     return [
         "conformance.cli",
+        "conformance.command",
         "conformance.run.plugin",
         "xdist.plugin",
         *builtin_extensions,

@@ -5,7 +5,10 @@ under a header that says what it checks, with pytest's own progress; a table at 
 each stage's outcome, its wall time and the CPU time its processes used (on a machine shared
 with other work, wall time far above half the CPU time says the stage waited for the cores).
 Every stage runs even when one fails, and the whole run fails if any stage did, or collected
-no test at all (a folder that moved must not pass in silence).
+no test at all (a folder that moved must not pass in silence). A skipped test is never counted
+as a pass in silence either: pytest prints each skip's reason (``-rs``), and the table says how
+many of a stage's tests skipped, why, and calls a stage whose every test skipped "skipped", not
+"passed" (the browser test without Chromium or Playwright).
 
 ``python -m tests.stages`` runs every stage but the mutant runs (``make test``);
 ``python -m tests.stages mutants`` runs one (``make test STAGES=mutants``). The mutants
@@ -25,9 +28,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from tests.paths import REPO
 
@@ -53,7 +60,8 @@ class Stage:
     default: bool = True
 
     def pytest_args(self) -> list[str]:
-        return ["-n", WORKERS, *self.paths, *(f"--ignore={path}" for path in self.ignore)]
+        # -rs: every skip's reason in pytest's short summary
+        return ["-n", WORKERS, "-rs", *self.paths, *(f"--ignore={path}" for path in self.ignore)]
 
 
 #: the stages with a folder (or file) of their own, in the order they run after the unit tests
@@ -95,18 +103,50 @@ DEFAULT = tuple(stage for stage in STAGES if stage.default)
 
 
 @dataclass(frozen=True)
+class Counts:
+    """How many tests a stage ran and skipped, and why they skipped (reason -> tests)."""
+
+    tests: int = 0
+    skips: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def skipped(self) -> int:
+        return sum(self.skips.values())
+
+
+def read_counts(junit_xml: Path) -> Counts:
+    """The counts of pytest's JUnit XML report (none when pytest wrote none: it died early)."""
+    try:
+        root = ET.parse(junit_xml).getroot()
+    except (OSError, ET.ParseError):
+        return Counts()
+    cases = list(root.iter("testcase"))
+    skips = Counter(
+        " ".join((skip.get("message") or "no reason given").split())
+        for case in cases
+        for skip in case.findall("skipped")
+        if skip.get("type") != "pytest.xfail"  # an expected failure ran: it is no skip
+    )
+    return Counts(len(cases), skips)
+
+
+@dataclass(frozen=True)
 class Outcome:
     stage: Stage
     exit_status: int
     seconds: float
     cpu_seconds: float
+    counts: Counts = field(default_factory=Counts)
 
     def verdict(self) -> str:
-        if self.exit_status == 0:
-            return "passed"
         if self.exit_status == NO_TESTS_COLLECTED:
             return "FAILED: collected no tests"
-        return f"FAILED: pytest's exit status {self.exit_status}"
+        if self.exit_status != 0:
+            return f"FAILED: pytest's exit status {self.exit_status}"
+        tests, skipped = self.counts.tests, self.counts.skipped
+        if tests and skipped == tests:
+            return f"skipped: all {tests} tests skipped"
+        return f"passed, {skipped} of {tests} tests skipped" if skipped else "passed"
 
 
 def _rule(title: str) -> None:
@@ -143,8 +183,22 @@ def run_stage(stage: Stage, position: int, total: int) -> Outcome:
     print(stage.checks, flush=True)
     print(f"$ {_shown(command)}", flush=True)
     start, cpu_start = time.monotonic(), _children_cpu()
-    exit_status = subprocess.run(command, check=False).returncode
-    return Outcome(stage, exit_status, time.monotonic() - start, _children_cpu() - cpu_start)
+    with tempfile.TemporaryDirectory(prefix="forkwait-stage-") as folder:
+        junit = Path(folder) / "results.xml"
+        exit_status = subprocess.run([*command, f"--junitxml={junit}"], check=False).returncode
+        counts = read_counts(junit)
+    return Outcome(
+        stage, exit_status, time.monotonic() - start, _children_cpu() - cpu_start, counts
+    )
+
+
+def skip_reasons(outcomes: Sequence[Outcome]) -> list[str]:
+    """Each stage's skips, by reason (most first), as lines under the table."""
+    lines = []
+    for outcome in outcomes:
+        for reason, tests in outcome.counts.skips.most_common():
+            lines.append(f"  {outcome.stage.name}: {tests} skipped: {reason}")
+    return lines
 
 
 def summary(outcomes: Sequence[Outcome]) -> int:
@@ -161,9 +215,20 @@ def summary(outcomes: Sequence[Outcome]) -> int:
     print(f"{'':<{width}}  {'wall time':>11}  {'CPU time':>11}")
     for name, wall, cpu, verdict in rows:
         print(f"{name:<{width}}  {wall:>11}  {cpu:>11}  {verdict}".rstrip())
+    reasons = skip_reasons(outcomes)
+    if reasons:
+        print("skipped tests, by reason:", *reasons, sep="\n", flush=True)
     failed = [o.stage.name for o in outcomes if o.exit_status != 0]
     if not failed:
-        print(f"every stage passed ({len(outcomes)} of {len(outcomes)})", flush=True)
+        skipped = [o.stage.name for o in outcomes if o.verdict().startswith("skipped")]
+        if skipped:  # a stage none of whose tests ran did not pass: it says which
+            print(
+                f"no stage failed; {len(outcomes) - len(skipped)} of {len(outcomes)} passed, "
+                f"skipped: {', '.join(skipped)} (every test of it skipped; the reasons above)",
+                flush=True,
+            )
+        else:
+            print(f"every stage passed ({len(outcomes)} of {len(outcomes)})", flush=True)
         return 0
     again = _shown(_command(["tests.stages", *failed]))
     print(f"{len(failed)} of {len(outcomes)} stages failed; run again with: {again}", flush=True)

@@ -13,6 +13,15 @@ list cannot hide a fix, and an example it does not cover still counts, so it
 cannot hide a regression. A crash or hang is never absorbed by it. Known
 crashes and hangs go in a *skips* file instead: those examples are not run.
 
+An example whose outcome depends on timing (it fails in some runs, passes in
+others) is declared so with ``flaky = true`` in its expected-failures entry,
+as web-platform-tests' expectation files list several statuses: both outcomes
+are accepted, and the verdict counts and names such examples apart.
+
+A reason that starts with ``TO CONFIRM:`` is a draft's (``triage
+--write-expectations``): the run counts such declarations, and ``--strict``
+fails on them.
+
 Every entry needs a reason; an ID the spec does not define, or an example
 number the requirement does not have, is an error.
 """
@@ -23,6 +32,14 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+#: the prefix of a drafted reason: its author has not confirmed it yet
+TO_CONFIRM = "TO CONFIRM: "
+
+
+def unconfirmed(reason: str) -> bool:
+    """Is ``reason`` still a draft's (starts with TO_CONFIRM, in any spacing)?"""
+    return " ".join(reason.split()).startswith(TO_CONFIRM.strip())
 
 
 class XfailsError(ValueError):
@@ -36,6 +53,8 @@ class Entry:
     reason: str
     #: 1-based example numbers; None means every example of the requirement
     examples: frozenset[int] | None = None
+    #: its outcome depends on timing: a pass is accepted as well as the failure
+    flaky: bool = False
 
     def covers(self, example: int) -> bool:
         return self.examples is None or example in self.examples
@@ -50,6 +69,10 @@ def normalise(entries: Mapping[str, str | Entry]) -> Entries:
         req_id: entry if isinstance(entry, Entry) else Entry(" ".join(str(entry).split()))
         for req_id, entry in entries.items()
     }
+
+
+#: what a skips file is called in errors (load_entries' ``what``)
+SKIPS_WHAT = "skips"
 
 
 def load_entries(path: Path, what: str = "expected-failures") -> Entries:
@@ -73,11 +96,21 @@ def load_entries(path: Path, what: str = "expected-failures") -> Entries:
                 f"{what} file {path}: [{req_id}] examples must be a list of example "
                 f"numbers (1 for the requirement's first example), got {examples!r}"
             )
-        unknown = set(entry) - {"reason", "examples"}
+        unknown = set(entry) - {"reason", "examples", "flaky"}
         if unknown:
             raise XfailsError(f"{what} file {path}: [{req_id}] has unknown keys {sorted(unknown)}")
+        flaky = entry.get("flaky", False)
+        if not isinstance(flaky, bool):
+            raise XfailsError(f"{what} file {path}: [{req_id}] flaky must be true or false")
+        if flaky and what == SKIPS_WHAT:
+            raise XfailsError(
+                f"{what} file {path}: [{req_id}] flaky belongs in the expected-failures "
+                "file: a skipped example does not run, so it has no outcome to accept"
+            )
         result[req_id] = Entry(
-            " ".join(reason.split()), frozenset(examples) if examples is not None else None
+            " ".join(reason.split()),
+            frozenset(examples) if examples is not None else None,
+            flaky,
         )
     return result
 

@@ -22,6 +22,7 @@ def entries_data(entries: Entries) -> dict[str, dict[str, Any]]:
         req_id: {
             "reason": entry.reason,
             "examples": None if entry.examples is None else sorted(entry.examples),
+            "flaky": entry.flaky,
         }
         for req_id, entry in entries.items()
     }
@@ -32,6 +33,7 @@ def entries_from(data: dict[str, dict[str, Any]]) -> Entries:
         req_id: Entry(
             str(item["reason"]),
             None if item["examples"] is None else frozenset(int(n) for n in item["examples"]),
+            bool(item.get("flaky", False)),
         )
         for req_id, item in data.items()
     }

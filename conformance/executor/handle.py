@@ -29,9 +29,12 @@ from typing import Any
 from conformance.adapter import AdapterError
 from conformance.executor import wire
 from conformance.executor.processes import (
+    AFTER_A_CRASH,
+    AFTER_ENDING_IT,
+    CHANNEL_NOTE,
     STREAMS,
-    crash_summary,
-    hang_summary,
+    crash_cause,
+    hang_cause,
     kill_group,
     make_folder,
     read_new,
@@ -41,6 +44,7 @@ from conformance.executor.processes import (
     trimmed_dump,
 )
 from conformance.executor.state import DUMP_SIGNAL, SOFT_SIGNAL
+from conformance.sphinx_doctest.outcome import FailureKind
 
 #: seconds past the deadline before the executor is ended (at most)
 HARD_DEADLINE_GRACE = 5.0
@@ -67,10 +71,16 @@ class Launch:
 class ExecutorFault(Exception):
     """The executor crashed, hung or broke its channel while running a request."""
 
-    def __init__(self, kind: str, summary: str, dump: str = "") -> None:
+    def __init__(
+        self, kind: FailureKind, cause: str, aftermath: str, dump: str = "", threads: str = ""
+    ) -> None:
+        summary = f"{cause}; {aftermath}{threads}"
         super().__init__(summary)
-        #: "crash" or "hang" (a broken channel is a crash of the protocol)
+        #: CRASH or HANG (a broken channel is a crash of the protocol)
         self.kind = kind
+        #: what happened, in one line: the failure's cause
+        self.cause = cause
+        #: the cause, what the harness did next, and the threads that may be to blame
         self.summary = summary
         self.dump = dump
 
@@ -142,7 +152,7 @@ class ExecutorHandle:
         except ExecutorFault as fault:
             raise AdapterError(
                 f"the executor that imports implementation {self.launch.impl!r} ended before "
-                f"it was ready: {fault.summary}\n{self.output()}"
+                f"it was ready: {fault.cause}\n{self.output()}"
             ) from None
         finally:  # the item's deadline does not count the executor's start-up
             self.deadline = None if saved is None else saved + time.monotonic() - began
@@ -230,18 +240,20 @@ class ExecutorHandle:
         self._signal(SOFT_SIGNAL)
 
     def _broken(self, why: str) -> ExecutorFault:
-        """A fault for a channel the example broke; a crash if the executor is gone."""
+        """A fault for a channel the example broke; a crash if the executor is gone (it
+        ended the executor, and the channel with it: its exit status says how)."""
         process = self.process
         assert process is not None
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(1.0)
-        if process.poll() is not None and process.returncode != 0:
+        if process.poll() is not None:
             return self._crashed()
         self._fault()
         return ExecutorFault(
-            "crash",
+            FailureKind.CRASH,
             f"the example broke the executor's channel ({why}: it wrote into, closed or "
-            "replaced the executor's file descriptors); the executor was ended",
+            "replaced the executor's file descriptors)",
+            AFTER_ENDING_IT,
         )
 
     def _signal(self, signum: int) -> None:
@@ -253,14 +265,21 @@ class ExecutorHandle:
         process = self.process
         assert process is not None
         code = process.wait()
+        channel_closed = (self.folder / CHANNEL_NOTE).exists()
         dump = self._fault()
-        return ExecutorFault("crash", crash_summary(code) + still_running(self.threads), dump)
+        culprit = "the example" if self.seq else f"importing implementation {self.launch.impl!r}"
+        cause = crash_cause(code, channel_closed, culprit)
+        return ExecutorFault(
+            FailureKind.CRASH, cause, AFTER_A_CRASH, dump, still_running(self.threads)
+        )
 
     def _hung(self) -> ExecutorFault:
         self._signal(DUMP_SIGNAL)
         time.sleep(_DUMP_WAIT)
         dump = self._fault()
-        return ExecutorFault("hang", hang_summary(self.launch.timeout), dump)
+        return ExecutorFault(
+            FailureKind.HANG, hang_cause(self.launch.timeout), AFTER_ENDING_IT, dump
+        )
 
     def _fault(self) -> str:
         """End the executor's group; what faulthandler wrote during this request (trimmed

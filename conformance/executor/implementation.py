@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from conformance.adapter import Adapter, load_adapter
+from conformance.adapter import Adapter, AdapterError, load_adapter
 
 ENV_IMPL = "FORKWAIT_IMPL"
 DEFAULT_IMPL = "reference"
@@ -25,11 +25,28 @@ def select(adapter: Adapter) -> None:
     _selected = adapter
 
 
+def impl_name(given: str | None = None) -> str:
+    """The implementation a run names: ``given`` (``--impl``), else ``$FORKWAIT_IMPL``,
+    else the reference. The variable set but empty is refused: it is how an unset CI
+    variable arrives, and reading it as "not set" would test the reference instead."""
+    if given:
+        return given
+    named = os.environ.get(ENV_IMPL)
+    if named is None:
+        return DEFAULT_IMPL
+    if not named.strip():
+        raise AdapterError(
+            f"${ENV_IMPL} is set but empty: name an implementation in it, or unset it "
+            f"to run {DEFAULT_IMPL!r}"
+        )
+    return named
+
+
 def selected() -> Adapter:
     """The selected adapter; loaded from ``$FORKWAIT_IMPL`` if none was selected."""
     global _selected
     if _selected is None:
-        _selected = load_adapter(os.environ.get(ENV_IMPL) or DEFAULT_IMPL)
+        _selected = load_adapter(impl_name())
     return _selected
 
 

@@ -19,6 +19,7 @@ of the next one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from _pytest.config import parse_warning_filter
-from _pytest.outcomes import OutcomeException, fail
+from _pytest.outcomes import OutcomeException
 from sphinx.config import eval_config_file
 from sphinx.util.tags import Tags
 
@@ -44,6 +45,7 @@ from conformance.executor.implementation import select
 from conformance.executor.processes import CHANNEL_EXIT, die_with_parent, watch_harness
 from conformance.sphinx_doctest.compiling import DetachedCompiler
 from conformance.sphinx_doctest.document_run import DocumentRun, SetupFailed
+from conformance.sphinx_doctest.outcome import DeadlineExceeded
 from conformance.sphinx_doctest.runners import WHERE_NOTE
 
 _MAIN = threading.main_thread()
@@ -59,7 +61,7 @@ class Executor:
         self.channel = channel
         self.timeout = float(config["timeout"])
         self.adapter: Adapter | None = None
-        #: the files of the implementation's modules: path -> [mtime_ns, size]
+        #: the files of the implementation's modules: path -> [mtime_ns, ctime_ns, size]
         self.code: dict[str, list[int]] = {}
         self.runs: dict[str, DocumentRun] = {}
         self.unreplayable: dict[str, set[int]] = {}
@@ -91,13 +93,14 @@ class Executor:
 
     def on_soft_timeout(self, signum: int, frame: Any) -> None:
         """The harness's deadline, if it announced one; else the signal's own effect."""
+        __tracebackhide__ = True  # where the example was is the frame this interrupted
         if not self.armed:
             return  # between examples: a deadline that came after its answer
         if self._deadline_announced():
             self.armed = False
-            fail(f"Timeout (>{self.timeout:g}s) from the executor's deadline.")
+            raise DeadlineExceeded(self.timeout, state.DEADLINE_SETTING)
         # not the harness's: end as the signal ends a process that does not handle it,
-        # so that the harness tells it by its name (processes.crash_summary)
+        # so that the harness tells it by its name (processes.crash_cause)
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
 
@@ -148,17 +151,18 @@ class Executor:
         """Answer the request in flight, if this is still the executor and its channel."""
         if os.getpid() != self.pid:
             os._exit(0)  # a fork child of an example, back in the executor's code: not ours
+        note = str(self.config["channel_note"])
         incoming, outgoing = self.channel.identity()
         if (incoming, outgoing) != self.identity:
             if outgoing != self.identity[1]:
-                _broken()  # no way to answer: the exit status says why
+                _broken(note)  # no way to answer: the exit status says why
             message = {"broken": "the example closed or replaced the executor's request pipe"}
         try:
             self.channel.send(message, self.seq)
         except wire.ChannelBroken:
-            _broken()
+            _broken(note)
         if "broken" in message:
-            _broken()
+            _broken(note)
 
 
 def configure_like_sphinx(confdir: Path) -> None:
@@ -172,12 +176,18 @@ def configure_like_sphinx(confdir: Path) -> None:
         eval_config_file(conf, Tags())
 
 
-def _broken() -> NoReturn:
+def _broken(note: str | None = None) -> NoReturn:
+    """End for a channel an example broke: the ``note`` file first, which tells the
+    harness this exit status is the executor's own, not an example's ``os._exit``."""
+    if note is not None:
+        with contextlib.suppress(OSError):
+            os.close(os.open(note, os.O_WRONLY | os.O_CREAT, 0o600))
     os._exit(CHANNEL_EXIT)
 
 
 def files_of(modules: Iterable[Any]) -> dict[str, list[int]]:
-    """The source files of ``modules``, each with its modification time and size."""
+    """The source files of ``modules``, each with its modification and change times and
+    size: a copy that keeps an older modification time (``cp -p``) still changes ctime."""
     found: dict[str, list[int]] = {}
     for module in modules:
         path = getattr(module, "__file__", None)
@@ -186,7 +196,7 @@ def files_of(modules: Iterable[Any]) -> dict[str, list[int]]:
                 about = os.stat(path)
             except OSError:
                 continue
-            found[path] = [about.st_mtime_ns, about.st_size]
+            found[path] = [about.st_mtime_ns, about.st_ctime_ns, about.st_size]
     return found
 
 
@@ -205,7 +215,7 @@ def serve(executor: Executor, saved: state.Snapshot) -> None:
             answer = executor.handle(request)
         except OutcomeException as exc:  # the harness's soft deadline struck
             notes = [n for n in getattr(exc, "__notes__", []) if n.startswith(WHERE_NOTE)]
-            answer = {"interrupted": str(exc.msg), "where": notes[0] if notes else ""}
+            answer = {"interrupted": wire.interruption_data(exc, notes[0] if notes else "")}
         except AdapterError as exc:
             answer = {"usage_error": str(exc)}
         except BaseException:  # noqa: BLE001 - told to the harness, which fails the item
@@ -252,7 +262,7 @@ def main(argv: list[str]) -> None:
     except wire.ChannelBroken:
         hello = None
     if hello is None or not isinstance(hello.get("token"), str):
-        _broken()
+        _broken(str(config["channel_note"]))
     executor = Executor(config, wire.Channel(requests, answers, hello["token"]))
     dump = Path(config["dump"]).open("w", encoding="utf-8")  # noqa: SIM115 - open to the end
     state.arm_faulthandler(dump)
@@ -260,7 +270,8 @@ def main(argv: list[str]) -> None:
     first = start(executor)
     executor.answer(first)
     if "ready" in first:
-        serve(executor, state.snapshot(dump))
+        fw = executor.adapter.fw if executor.adapter is not None else None
+        serve(executor, state.snapshot(dump, fw))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ killed outright (SIGKILL), the executor dies with it (``PR_SET_PDEATHSIG``),
 and a small watcher forked before the adapter is imported kills the whole
 group as soon as the harness is gone. When it ends on its own, its crash
 report says how (which signal, and whether the harness could have sent it,
-or which exit status) and shows the stacks faulthandler dumped.
+or which exit status: ``os._exit(0)`` too) and shows the stacks faulthandler dumped.
 """
 
 from __future__ import annotations
@@ -55,8 +55,10 @@ STRIPPED_VARIABLES = (
 )
 #: the executor's output files, in its folder
 STREAMS = ("stdout", "stderr")
-#: the exit status of an executor whose channel an example closed or replaced
+#: the exit status of an executor whose channel an example closed or replaced...
 CHANNEL_EXIT = 87
+#: ... and the file it writes first (in its folder), which an example's os._exit(87) lacks
+CHANNEL_NOTE = "channel-broken"
 #: signals a process raises on itself by faulting (a crash), as opposed to being sent
 _FAULTS = {"SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS", "SIGTRAP"}
 _DUMP_LINES = 40
@@ -89,7 +91,9 @@ def spawn(
         "answers": answers_write,
         "harness": os.getpid(),
         "dump": str(folder / "dump.txt"),
+        "channel_note": str(folder / CHANNEL_NOTE),
     }
+    (folder / CHANNEL_NOTE).unlink(missing_ok=True)  # an earlier executor's
     for stream in STREAMS:  # appended to: the harness may empty them under the writers
         (folder / stream).write_bytes(b"")
     with (folder / "stdout").open("ab") as out, (folder / "stderr").open("ab") as err:
@@ -202,30 +206,43 @@ def read_new(path: Path, start: int, cap: int) -> tuple[str, int]:
     return head.decode("utf-8", "replace") + note + tail.decode("utf-8", "replace"), end
 
 
-def crash_summary(returncode: int) -> str:
-    """How the executor ended on its own, in one sentence."""
-    if returncode == CHANNEL_EXIT:
+def crash_cause(returncode: int, channel_closed: bool, culprit: str = "the example") -> str:
+    """How the executor ended on its own, in one line: by which signal, or which exit
+    status (``channel_closed``: it said it ended because an example broke its channel),
+    blamed on ``culprit`` (what it was running)."""
+    if channel_closed and returncode == CHANNEL_EXIT:
         return (
             "the example closed or replaced the executor's channel, so it could not answer "
-            f"(it exits with status {CHANNEL_EXIT} then); its executor process ended and a "
-            "fresh one runs the next example"
+            f"(it exits with status {CHANNEL_EXIT} then)"
         )
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
-        if name not in _FAULTS:
-            return (
-                f"the executor was killed by {name}, which the harness did not send: sent "
-                "by the example itself or from outside; a fresh executor runs the next example"
-            )
-        how = f"killed by {name}"
-    else:
-        how = f"it exited with status {returncode}: os._exit, or an exit at the C level"
+    if returncode >= 0:  # os._exit(0) too: an executor never ends by itself mid-request
+        return (
+            f"{culprit} ended the executor process with os._exit({returncode}) "
+            "(or an exit at the C level)"
+        )
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    if name not in _FAULTS:
+        return (
+            f"the executor was killed by {name}, which the harness did not send: sent "
+            "by the example itself or from outside"
+        )
+    return f"{culprit} crashed the interpreter (killed by {name})"
+
+
+#: what the harness did after a crash, said after its cause
+AFTER_A_CRASH = "its executor process ended and a fresh one runs the next example"
+#: ... and after a hang, or a channel the example broke
+AFTER_ENDING_IT = "its executor process was ended"
+
+
+def hang_cause(timeout: float) -> str:
     return (
-        f"the example crashed the interpreter ({how}); its executor process ended and a "
-        "fresh one runs the next example"
+        f"hung past --example-timeout ({timeout:g} s) where Python could not interrupt it "
+        "(in C code holding the GIL, a stopped process, or an implementation that swallowed "
+        "the timeout)"
     )
 
 
@@ -237,14 +254,6 @@ def still_running(threads: list[str]) -> str:
         "\nthreads alive when this example started (left by earlier examples, or the "
         "implementation's own; a crash in one of them is blamed on this example): "
         + ", ".join(threads)
-    )
-
-
-def hang_summary(timeout: float) -> str:
-    return (
-        f"hung past --example-timeout ({timeout:g} s) where Python could not interrupt it "
-        "(in C code holding the GIL, a stopped process, or an implementation that swallowed "
-        "the timeout); its executor process was ended"
     )
 
 
@@ -267,20 +276,23 @@ def trimmed_dump(text: str) -> str:
         line
         for _, block in trimmed
         for line in block
-        if line.strip() and not line.startswith(("Timeout (", "Fatal Python error"))
+        if line.strip() and not line.startswith("Fatal Python error")  # its cause says it
     ]
     return "\n".join(lines[:_DUMP_LINES])
 
 
 __all__ = [
+    "AFTER_A_CRASH",
+    "AFTER_ENDING_IT",
     "CHANNEL_EXIT",
+    "CHANNEL_NOTE",
     "STREAMS",
     "STRIPPED_VARIABLES",
     "command",
-    "crash_summary",
+    "crash_cause",
     "die_with_parent",
     "environment",
-    "hang_summary",
+    "hang_cause",
     "kill_group",
     "make_folder",
     "read_new",

@@ -13,15 +13,17 @@ in it, and its failure names the replayed test (RebuildFailed).
 from __future__ import annotations
 
 from collections.abc import Callable
+from traceback import format_exception_only
 from typing import Any, TypeVar
-
-from _pytest.outcomes import fail
 
 from conformance.executor import documents
 from conformance.executor.handle import ExecutorFault, ExecutorHandle
-from conformance.executor.wire import result_from
+from conformance.executor.processes import AFTER_ENDING_IT
+from conformance.executor.state import DEADLINE_SETTING
+from conformance.executor.wire import interruption_from, result_from
 from conformance.sphinx_doctest.document_run import DocumentRun, GroupState, SetupFailed
-from conformance.sphinx_doctest.runners import WHERE_NOTE, RunResult
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult
 
 _T = TypeVar("_T")
 
@@ -34,8 +36,9 @@ class RebuildFailed(Exception):
     """Tests of the group passed when they ran, but failed when replayed to rebuild its
     namespace in a fresh executor: the test that needed it did not run."""
 
-    def __init__(self, group: str, failures: list[tuple[int, RunResult]]) -> None:
-        super().__init__(group)
+    def __init__(self, group: str, failures: list[tuple[int, DoctestResult]]) -> None:
+        tests = ", ".join(str(index + 1) for index, _ in failures)
+        super().__init__(f"replaying test(s) {tests} of group {group!r} failed")
         self.group = group
         #: (test index, what its replay did)
         self.failures = failures
@@ -69,22 +72,18 @@ class RemoteDocumentRun(DocumentRun):
             self.states = {key: s for key, s in self.states.items() if key == (group, variant)}
         if "interrupted" in answer:
             handle.tainted = True  # threads stuck in the example stay: a fresh executor next
-            error = fail.Exception(str(answer["interrupted"]), pytrace=False)
-            if answer.get("where"):
-                error.add_note(str(answer["where"]))
-            raise error
+            raise self._read("interruption", lambda: interruption_from(answer["interrupted"]))
         if "error" in answer:
             raise ExecutorError(str(answer["error"]))
         if handle.soft_sent and op == "run":
             handle.tainted = True
-            timeout = handle.launch.timeout
-            said = (
-                f"Timeout (>{timeout:g}s): the example ran past --example-timeout, and the "
-                "timeout raised into it never surfaced (the code under test caught it, or "
-                "kept it as the outcome of a task nobody waited on)"
+            swallowed = DeadlineExceeded(
+                handle.launch.timeout,
+                DEADLINE_SETTING,
+                "the timeout raised into it never surfaced (the code under test caught it, "
+                "or kept it as the outcome of a task nobody waited on)",
             )
-            swallowed = fail.Exception(said, pytrace=False)
-            swallowed.add_note(f"{WHERE_NOTE}Failed: {said}")
+            swallowed.add_note(WHERE_NOTE + "".join(format_exception_only(swallowed)))
             raise swallowed
         return answer
 
@@ -95,9 +94,10 @@ class RemoteDocumentRun(DocumentRun):
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             self.handle.stop_process()
             raise ExecutorFault(
-                "crash",
+                FailureKind.CRASH,
                 f"the example broke the executor's channel (an answer whose {what} cannot "
-                f"be read: {type(exc).__name__}: {exc}); the executor was ended",
+                f"be read: {type(exc).__name__}: {exc})",
+                AFTER_ENDING_IT,
             ) from None
 
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:
@@ -108,29 +108,31 @@ class RemoteDocumentRun(DocumentRun):
         key = (group, variant)
         if "setup_failed" in answer:
             result = self._read("setup", lambda: result_from(answer["setup_failed"]))
-            result = result or RunResult()
+            result = result or DoctestResult()
             self.states[key] = GroupState({}, result)
             first = key not in self.reported
             self.reported.add(key)
             raise SetupFailed(group, result, first)
-        self.states[key] = GroupState({}, RunResult())
+        self.states[key] = GroupState({}, DoctestResult())
         self.replay_failures = self._read(
             "rebuild",
-            lambda: [(int(i), result_from(data) or RunResult()) for i, data in answer["rebuild"]],
+            lambda: [
+                (int(i), result_from(data) or DoctestResult()) for i, data in answer["rebuild"]
+            ],
         )
         changed = [(i, r) for i, r in self.replay_failures if (group, variant, i) in self.passed]
         if changed:
             raise RebuildFailed(group, changed)
         return {}
 
-    def run_test(self, group: str, index: int, variant: str | None = None) -> RunResult | None:
+    def run_test(self, group: str, index: int, variant: str | None = None) -> DoctestResult | None:
         answer = self._ask("run", group, variant, index=index)
         result = self._read("result", lambda: result_from(answer["result"]))
         if result is not None and not result.failed:
             self.passed.add((group, variant, index))
         return result
 
-    def cleanup(self, group: str, variant: str | None = None) -> RunResult | None:
+    def cleanup(self, group: str, variant: str | None = None) -> DoctestResult | None:
         if self.states.pop((group, variant), None) is None:
             return None
         if self.handle.generation != self.generation or self.handle.process is None:

@@ -17,8 +17,11 @@ The executor caps every string of an answer before framing it (an example's
 70 MiB exception message arrives cut, not as a frame too long to be one),
 and the harness decodes every string it receives so that a lone surrogate
 (``os.fsdecode`` of a non-UTF-8 name) is shown escaped instead of breaking
-whatever carries it on (xdist, JUnit). A doctest result crosses the channel
-as data (``result_data``, ``result_from``).
+whatever carries it on (xdist, JUnit). What an example did crosses the
+channel as data, each with one encoder and one decoder here: a doctest result
+(``result_data``, ``result_from``: each failure with its kind) and an
+interruption (``interruption_data``, ``interruption_from``: a deadline with its
+seconds), never as a text to be parsed back.
 """
 
 from __future__ import annotations
@@ -32,9 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _pytest.outcomes import Failed, OutcomeException
+
 from conformance.sphinx_doctest.capped import cap_text
 from conformance.sphinx_doctest.model import Location
-from conformance.sphinx_doctest.runners import ExampleFailure, RunResult
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 
 MAGIC = b"FWX2"
 _HEADER = struct.Struct(">4sI")
@@ -193,7 +199,7 @@ def capped(value: Any, cap: int) -> Any:
 # -- a doctest result as data -------------------------------------------------------
 
 
-def result_data(result: RunResult | None) -> dict[str, Any] | None:
+def result_data(result: DoctestResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {
@@ -215,7 +221,7 @@ def result_data(result: RunResult | None) -> dict[str, Any] | None:
     }
 
 
-def result_from(data: dict[str, Any] | None) -> RunResult | None:
+def result_from(data: dict[str, Any] | None) -> DoctestResult | None:
     """The result ``data`` describes (KeyError, TypeError or ValueError if it is not one)."""
     if data is None:
         return None
@@ -226,13 +232,45 @@ def result_from(data: dict[str, Any] | None) -> RunResult | None:
                 None if f["path"] is None else Path(f["path"]), f["location_line"], f["label"]
             ),
             f["line"],
-            str(f["kind"]),
+            FailureKind(f["kind"]),
             str(f["detail"]),
             f["exception"],
         )
         for f in data["failures"]
     ]
-    return RunResult(int(data["tries"]), failures, str(data["report"]))
+    return DoctestResult(int(data["tries"]), failures, str(data["report"]))
+
+
+# -- an example stopped from outside, as data ----------------------------------------
+
+
+def interruption_data(stopped: OutcomeException, where: str) -> dict[str, Any]:
+    """What stopped an example (``stopped``, raised into it) and ``where`` it was (the
+    runner's note: its traceback at true lines)."""
+    data: dict[str, Any] = {"message": str(stopped.msg), "where": where}
+    if isinstance(stopped, DeadlineExceeded):
+        data["deadline"] = {
+            "seconds": stopped.seconds,
+            "setting": stopped.setting,
+            "detail": stopped.detail,
+        }
+    return data
+
+
+def interruption_from(data: dict[str, Any]) -> OutcomeException:
+    """The exception that stopped the example, as the harness raises it, with its note
+    (KeyError, TypeError or ValueError if ``data`` is not one)."""
+    deadline = data.get("deadline")
+    stopped: OutcomeException
+    if deadline is None:
+        stopped = Failed(str(data["message"]), pytrace=False)
+    else:
+        seconds = float(deadline["seconds"])
+        stopped = DeadlineExceeded(seconds, str(deadline["setting"]), str(deadline["detail"]))
+    where = str(data["where"])
+    if where.startswith(WHERE_NOTE):
+        stopped.add_note(where)
+    return stopped
 
 
 __all__ = [
@@ -243,6 +281,8 @@ __all__ = [
     "ChannelBroken",
     "capped",
     "clean",
+    "interruption_data",
+    "interruption_from",
     "receive_frame",
     "result_data",
     "result_from",

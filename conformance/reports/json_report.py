@@ -4,9 +4,13 @@ Written by ``--report PATH`` (on the xdist controller) and read back by
 ``forkwait-conformance matrix``. Every requirement of the spec has a record,
 also those that did not run; the run says whether it was complete or
 interrupted. The format is described by ``report.schema.json`` (shipped with
-the package); ``FORMAT`` is bumped on incompatible changes. Reports of the
-formats in ``READ`` are read too: a format 2 report has no causes (each is
-read from its failure's message) and says only whether it was partial.
+the package); ``FORMAT`` is bumped on incompatible changes, and a report of
+another format is refused, naming both. Format 4 added the requirement outcome
+``partly-checked`` (passed what ran, some examples skipped as declared), which
+a format 3 report counted as passed. Format 5 added what the triage view needs
+to tell causes from their effects: where each failure came from and whether
+the adapter's code raised it, which worker and executor ran each example and
+in what order, the end of what it printed, and whether it was declared flaky.
 """
 
 from __future__ import annotations
@@ -25,15 +29,17 @@ from conformance import __version__
 from conformance.adapter import Adapter
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports import atomic
-from conformance.reports.causes import from_message
-from conformance.reports.results import OUTCOMES, ExampleResult, RunResults
+from conformance.reports.readable import NotRegular, check_regular
+from conformance.reports.results import (
+    OUTCOMES,
+    PARTLY_CHECKED,
+    ExampleResult,
+    RunResults,
+    declared_reason,
+)
 from conformance.reports.verdict import Verdict, judge
 
-FORMAT = 3
-#: the formats read_report reads (FORMAT and the ones before it that it can still read)
-READ = (2, 3)
-#: what a format 2 report says of a partial run's selection (it kept no more)
-UNKNOWN_SELECTION = "a selection"
+FORMAT = 5
 #: longest part of a schema error shown (jsonschema quotes the offending value whole)
 _SHOWN = 200
 
@@ -62,12 +68,26 @@ class ExampleRecord:
     kind: str
     message: str
     nodeid: str
-    #: the .rst line of the example's first code line (0: unknown, or an older report)
+    #: the .rst line of the example's first code line (0: unknown)
     line: int = 0
-    #: one of the requirement's probes, not one of its examples (False in older reports)
+    #: one of the requirement's probes, not one of its examples
     probe: bool = False
-    #: a failure's cause in one line (reports/causes.py); read from the message in older reports
+    #: a failure's cause in one line (cause_lines.py)
     cause: str = ""
+    #: a failure's origin: the frame it was raised or hung at (frames.py), or ""
+    where: str = ""
+    #: the adapter's own code raised it: a bug of the glue, never drafted as a limit
+    adapter_error: bool = False
+    #: the xdist worker that ran it ("" in a plain run)
+    worker: str = ""
+    #: which of its worker's executors ran it (1 for the first; 0 unknown)
+    executor: int = 0
+    #: its place in the order its worker ran examples (1 for the first; 0 unknown)
+    order: int = 0
+    #: the end of what its executor printed while it ran
+    output: str = ""
+    #: declared to depend on timing: a pass and the declared failure both accepted
+    flaky: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,9 +99,30 @@ class RequirementRecord:
     duration: float
     #: how many examples produced a result
     examples: int
-    #: the message of the worst example (the failure, or the skip/xfail reason)
+    #: the message of the worst example (the failure, or the skip/xfail reason); for a
+    #: partly checked one, which of its examples were skipped, and why
     message: str
     results: tuple[ExampleRecord, ...] = ()
+
+    def declared_skip(self, example: ExampleRecord) -> str | None:
+        """The reason ``example`` was skipped with by a skips list, or None if it was not."""
+        return self.declared(example) if example.outcome == "skipped" else None
+
+    def declared(self, example: ExampleRecord) -> str | None:
+        """The reason ``example`` was declared with (an expected failure, a flaky one, a
+        skip), if the run counted it as declared; else None."""
+        return declared_reason(self.id, example.example, example.outcome, example.message)
+
+    def skipped_examples(self) -> list[int]:
+        """The numbers of its examples that were skipped (each once, under any schedule)."""
+        return sorted({e.example for e in self.results if e.outcome == "skipped"})
+
+    def in_part(self) -> str:
+        """``2 of 3 examples skipped``: how much of it was not checked (probes count as
+        examples: they share one numbering)."""
+        skipped = len(self.skipped_examples())
+        total = len({e.example for e in self.results})
+        return f"{skipped} of {total} example{'s' * (total != 1)} skipped"
 
 
 @dataclass(frozen=True)
@@ -136,7 +177,27 @@ def _example(result: ExampleResult) -> ExampleRecord:
         result.line,
         result.probe,
         result.cause,
+        result.where,
+        result.adapter_error,
+        result.worker,
+        result.executor,
+        result.order,
+        result.output,
+        result.flaky,
     )
+
+
+def _skipped_message(record: RequirementRecord) -> str:
+    """``2 of 3 examples skipped as declared (examples 2, 3): the reason``: a partly checked
+    requirement's message, each reason once."""
+    reasons = {
+        record.declared_skip(e) or " ".join(e.message.split()): None
+        for e in record.results
+        if e.outcome == "skipped"
+    }
+    numbers = record.skipped_examples()
+    which = f"example{'s' * (len(numbers) > 1)} {', '.join(map(str, numbers))}"
+    return f"{record.in_part()} as declared ({which}): {'; '.join(reasons)}"
 
 
 def build_report(  # noqa: PLR0913 - each is one fact the report records
@@ -153,18 +214,19 @@ def build_report(  # noqa: PLR0913 - each is one fact the report records
     for req_id, requirement in results.catalog.items():
         examples = results.of(req_id)
         worst = results.worst(req_id)
-        records.append(
-            RequirementRecord(
-                id=req_id,
-                profile=requirement.profile,
-                level=requirement.level,
-                outcome=results.outcome(req_id),
-                duration=round(sum(r.duration for r in examples), 4),
-                examples=sum(1 for r in examples if r.outcome != "not-run"),
-                message=worst.message if worst else "",
-                results=tuple(_example(r) for r in examples),
-            )
+        record = RequirementRecord(
+            id=req_id,
+            profile=requirement.profile,
+            level=requirement.level,
+            outcome=results.outcome(req_id),
+            duration=round(sum(r.duration for r in examples), 4),
+            examples=sum(1 for r in examples if r.outcome != "not-run"),
+            message=worst.message if worst else "",
+            results=tuple(_example(r) for r in examples),
         )
+        if record.outcome == PARTLY_CHECKED:
+            record = replace(record, message=_skipped_message(record))
+        records.append(record)
     return RunReport(
         implementation=adapter.name,
         implementation_version=adapter.version,
@@ -240,12 +302,13 @@ def read_report(path: Path) -> RunReport:
     """A report written by --report, checked against its schema; ReportError (one line)
     for anything else: a file that cannot be read, is not JSON, nests too deeply."""
     try:
+        check_regular(path)  # a FIFO would block the reader forever
         data = json.loads(path.read_text(encoding="utf-8"))
         found = data.get("format") if isinstance(data, dict) else None
-        if found not in READ:
+        if found != FORMAT:
             raise ReportError(
-                f"{path}: report format {reprlib.repr(found)}; this suite reads formats "
-                f"{', '.join(map(str, READ))} (a report of a newer suite needs that suite)"
+                f"{path}: report format {reprlib.repr(found)}; this suite reads format "
+                f"{FORMAT} only (run the suite again for a report of this format)"
             )
         _check_schema(path, data)
         return _report_from(data)
@@ -255,21 +318,16 @@ def read_report(path: Path) -> RunReport:
         raise ReportError(
             f"{path} is not a forkwait conformance report: nested too deeply"
         ) from exc
+    except NotRegular as exc:
+        raise ReportError(str(exc)) from exc
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
         what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         what = " ".join(what.split())
         raise ReportError(f"{path} is not a forkwait conformance report: {what}") from exc
 
 
-def _example_from(data: dict[str, Any]) -> ExampleRecord:
-    record = ExampleRecord(**data)
-    if "cause" in data or record.outcome not in ("failed", "xfailed"):
-        return record
-    return replace(record, cause=from_message(record.kind, record.message))
-
-
 def _report_from(data: dict[str, Any]) -> RunReport:
-    """A report checked against the schema, as a RunReport (of any format in READ)."""
+    """A report checked against the schema, as a RunReport."""
     implementation = data["implementation"]
     return RunReport(
         implementation=implementation["name"],
@@ -278,18 +336,13 @@ def _report_from(data: dict[str, Any]) -> RunReport:
         suite_version=data["suite"]["version"],
         created=data["created"],
         requirements=tuple(
-            RequirementRecord(**{**r, "results": tuple(_example_from(e) for e in r["results"])})
+            RequirementRecord(**{**r, "results": tuple(ExampleRecord(**e) for e in r["results"])})
             for r in data["requirements"]
         ),
         complete=bool(data["complete"]),
         interrupted=bool(data["interrupted"]),
         strict=bool(data["strict"]),
-        outside_requirements=tuple(_example_from(e) for e in data["outside_requirements"]),
+        outside_requirements=tuple(ExampleRecord(**e) for e in data["outside_requirements"]),
         spec_warnings=str(data["spec_warnings"]),
-        selection=tuple(data["selection"]) if "selection" in data else _old_selection(data),
+        selection=tuple(data["selection"]),
     )
-
-
-def _old_selection(data: dict[str, Any]) -> tuple[str, ...]:
-    """A format 2 report says only whether its run was partial, not which selection ran."""
-    return (UNKNOWN_SELECTION,) if data.get("verdict", {}).get("partial") else ()

@@ -7,7 +7,10 @@ the terminal and the docs never disagree about a cell. What a report says in
 its own words (the implementation's name and version, the suite's version,
 the date, a reason) is escaped for Markdown or reST, in one line: a report
 cannot add a row, a column or markup to the table (its IDs, profiles, levels,
-outcomes and kinds are checked against the schema when it is read).
+outcomes and kinds are checked against the schema when it is read). Under the
+matrix, each run's declarations (its expected failures, flaky examples and
+skips) with the reason each was declared with: a cell that is not "pass"
+says why only there.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from datetime import datetime
 
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RequirementRecord, RunReport
-from conformance.reports.results import OUTCOMES
+from conformance.reports.results import OUTCOMES, PARTLY_CHECKED
 
 #: A requirement of a claimed profile that the adapter said not to run (a known hang).
 ADAPTER_SKIP = "skipped-by-adapter"
 #: What a cell says for each outcome; a requirement with no result says "not run".
 CELL = {
     "passed": "pass",
+    PARTLY_CHECKED: "partly checked",
     "failed": "**FAIL**",
     "xfailed": "expected failure",
     "xpassed": "**unexpected pass**",
@@ -35,7 +39,8 @@ CELL = {
     "not-run": "not run",
 }
 #: Cells in the order totals list them: the run's outcomes, a skip split by its cause.
-SHOWN = (*OUTCOMES[:4], ADAPTER_SKIP, *OUTCOMES[4:])
+_SKIPPED = OUTCOMES.index("skipped")
+SHOWN = (*OUTCOMES[:_SKIPPED], ADAPTER_SKIP, *OUTCOMES[_SKIPPED:])
 #: The outcome of a requirement a report has no record of.
 MISSING = "not-run"
 #: Outcomes whose examples carry a kind of failure worth showing in the cell.
@@ -89,16 +94,18 @@ class Cell:
     """One implementation's result for one requirement."""
 
     outcome: str
-    #: the failure kinds of its failed examples (output, exception, timeout, ...), or ""
-    kind: str = ""
+    #: what qualifies the outcome: the failure kinds of its failed examples (output,
+    #: exception, timeout, ...), how much of a partly checked one was skipped, or ""
+    detail: str = ""
     #: the recorded reason (an expected failure's or skip's) or failure message
     reason: str = ""
 
     @property
     def text(self) -> str:
-        """What the cell says: ``**FAIL** (timeout)``, ``expected failure (output)``."""
+        """What the cell says: ``**FAIL** (timeout)``, ``expected failure (output)``,
+        ``partly checked (2 of 3 examples skipped)``."""
         label = CELL.get(self.outcome, self.outcome)
-        return f"{label} ({self.kind})" if self.kind else label
+        return f"{label} ({self.detail})" if self.detail else label
 
 
 @dataclass(frozen=True)
@@ -123,6 +130,8 @@ def cell(record: RequirementRecord | None, report: RunReport) -> Cell:
         return Cell(MISSING)
     outcome = shown(record, report)
     reason = " ".join(record.message.split())
+    if outcome == PARTLY_CHECKED:
+        return Cell(outcome, record.in_part(), reason)
     return Cell(outcome, failure_kind(record) if outcome in FAILING else "", reason)
 
 
@@ -198,6 +207,61 @@ def totals_rows(
     return header, rows
 
 
+#: what a declared example's outcome says it was declared as
+DECLARED_AS = {"xfailed": "expected failure", "passed": "flaky", "skipped": "skip"}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A requirement's examples declared alike in one run, and the reason given."""
+
+    requirement: str
+    #: DECLARED_AS's words (a flaky example that failed is "flaky" too)
+    declared: str
+    examples: tuple[int, ...]
+    reason: str
+
+
+def declarations(report: RunReport) -> list[Declaration]:
+    """Every declaration the run counted, in the spec's order: each requirement's declared
+    examples, by how they were declared and with what reason."""
+    found = []
+    for record in report.requirements:
+        by_kind: dict[tuple[str, str], list[int]] = {}
+        for example in record.results:
+            reason = record.declared(example)
+            if reason is None or example.outcome not in DECLARED_AS:
+                continue
+            declared = "flaky" if example.flaky else DECLARED_AS[example.outcome]
+            numbers = by_kind.setdefault((declared, reason), [])
+            if example.example not in numbers:
+                numbers.append(example.example)
+        found += [
+            Declaration(record.id, declared, tuple(sorted(numbers)), reason)
+            for (declared, reason), numbers in by_kind.items()
+        ]
+    return found
+
+
+def declarations_rows(
+    reports: Sequence[RunReport], escape: Escape = one_line
+) -> tuple[list[str], list[list[str]]]:
+    """One row per declaration of each run: what it declares, and its reason."""
+    header = ["implementation", "requirement", "declared", "examples", "reason"]
+    rows = [
+        [
+            column(report, escape),
+            d.requirement,
+            d.declared,
+            ", ".join(map(str, d.examples)),
+            escape(d.reason),
+        ]
+        for report in reports
+        for d in declarations(report)
+    ]
+    return header, rows
+
+
 def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     """The table, then an empty line."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -211,7 +275,11 @@ def to_markdown(reports: Sequence[RunReport]) -> str:
     escape = markdown_text
     lines = _markdown_table(*runs_rows(reports, escape))
     lines += _markdown_table(*totals_rows(reports, escape))
-    return "\n".join(lines + _markdown_table(*matrix_rows(reports, escape))).rstrip("\n") + "\n"
+    lines += _markdown_table(*matrix_rows(reports, escape))
+    header, rows = declarations_rows(reports, escape)
+    if rows:
+        lines += _markdown_table(header, rows)
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _list_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -231,7 +299,11 @@ def to_rst(reports: Sequence[RunReport]) -> str:
     lines = _list_table(*runs_rows(reports, rst_text)) + _list_table(
         *totals_rows(reports, rst_text)
     )
-    return "\n".join(lines + _list_table(header, linked)).rstrip("\n") + "\n"
+    lines += _list_table(header, linked)
+    declared_header, declared = declarations_rows(reports, rst_text)
+    if declared:
+        lines += _list_table(declared_header, declared)
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def details(reports: Sequence[RunReport]) -> list[tuple[RunReport, list[tuple[str, Cell]]]]:

@@ -4,12 +4,15 @@ Every example keeps its own outcome, so an expected failure of one example
 cannot hide a regression in another. A requirement's outcome is its worst
 example's: a failure (of any kind: wrong output, an error, a hang, a crash)
 beats an unexpected pass, which beats an expected failure, which beats a pass.
-A requirement with no result at all is "not run", never left out.
+A requirement that passed with some of its examples skipped as declared is
+*partly checked*, never "passed": what was not run was not checked. A
+requirement with no result at all is "not run", never left out.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,9 +22,17 @@ import pytest
 from conformance.catalog.requirements import Requirement
 from conformance.catalog.vocabulary import LEVELS
 
-OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
+#: what an example can end with
+EXAMPLE_OUTCOMES = ("passed", "failed", "xfailed", "xpassed", "skipped", "not-run")
+#: passed, with some examples skipped as declared: a requirement's outcome, never an example's
+PARTLY_CHECKED = "partly-checked"
+#: what a requirement can end with: its worst example's outcome, or PARTLY_CHECKED
+OUTCOMES = ("passed", PARTLY_CHECKED, *EXAMPLE_OUTCOMES[1:])
 _SEVERITY = {"not-run": 0, "skipped": 1, "passed": 2, "xfailed": 3, "xpassed": 4, "failed": 5}
 MESSAGE_LIMIT = 4000
+#: the end of what an example printed that a report keeps (a cascade's cause is there)
+OUTPUT_LIMIT = 2000
+_OUTPUT_SECTION = "Captured executor output"
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] .* -- Python [^\n]*\n")
 _XPASS_STRICT = "[XPASS(strict)]"
 
@@ -44,8 +55,22 @@ class ExampleResult:
     line: int = 0
     #: one of the requirement's probes (``.. probes::``), not one of its examples
     probe: bool = False
-    #: for a failure: its cause in one line (run/causes.py)
+    #: for a failure: its cause in one line (run/diagnosis.py)
     cause: str = ""
+    #: for a failure: the frame it was raised or hung at (reports/frames.py)
+    where: str = ""
+    #: for a failure: the adapter's own code raised it (reports/frames.py)
+    adapter_error: bool = False
+    #: the xdist worker that ran it ("" in a plain run)
+    worker: str = ""
+    #: which of its worker's executors ran it (1 for the first; 0 unknown)
+    executor: int = 0
+    #: its place in the order its worker ran examples (1 for the first; 0 unknown)
+    order: int = 0
+    #: the end of what its executor printed while it ran (OUTPUT_LIMIT characters)
+    output: str = ""
+    #: declared to depend on timing: a pass and the declared failure are both accepted
+    flaky: bool = False
 
 
 def item_outcome(report: pytest.TestReport) -> str | None:
@@ -61,6 +86,18 @@ def item_outcome(report: pytest.TestReport) -> str | None:
     if report.when == "call" and report.passed:
         return "xpassed" if hasattr(report, "wasxfail") else "passed"
     return None
+
+
+def _printed(before: str, report: pytest.TestReport) -> str:
+    """What the executor printed up to this phase's end (isolation.py's sections, which it
+    indents), its last OUTPUT_LIMIT characters."""
+    printed = "".join(
+        textwrap.dedent(text)
+        for title, text in report.sections
+        if title.startswith(_OUTPUT_SECTION)
+    )
+    text = before + printed
+    return text[-OUTPUT_LIMIT:]
 
 
 def report_message(report: pytest.TestReport) -> str:
@@ -101,9 +138,16 @@ class RunResults:
                 probe=props.get("kind") == "probe",
             )
         result.duration += report.duration
+        result.worker = props.get("worker", result.worker)
+        result.order = int(props.get("order") or result.order)
+        result.executor = int(props.get("executor") or result.executor)
+        result.output = _printed(result.output, report)
         outcome = item_outcome(report)
         if outcome is None:
             return
+        result.flaky = props.get("expected") == "flaky"
+        if result.flaky and outcome == "xpassed":
+            outcome = "passed"  # as declared: its outcome depends on timing
         if _SEVERITY[outcome] > _SEVERITY[result.outcome] or (
             outcome == "failed" and result.outcome == "failed" and not result.kind
         ):
@@ -111,6 +155,8 @@ class RunResults:
             failing = outcome in ("failed", "xfailed")
             result.kind = props.get("failure_kind", "") if failing else ""
             result.cause = props.get("cause", "") if failing else ""
+            result.where = props.get("where", "") if failing else ""
+            result.adapter_error = failing and props.get("adapter_error") == "1"
             result.message = report_message(report)
 
     def of(self, requirement: str) -> list[ExampleResult]:
@@ -120,8 +166,7 @@ class RunResults:
         return [r for r in self.examples.values() if not r.requirement]
 
     def outcome(self, requirement: str) -> str:
-        results = self.of(requirement)
-        return max((r.outcome for r in results), key=_SEVERITY.__getitem__, default="not-run")
+        return requirement_outcome(r.outcome for r in self.of(requirement))
 
     def worst(self, requirement: str) -> ExampleResult | None:
         results = self.of(requirement)
@@ -146,10 +191,34 @@ class RunResults:
         return table
 
 
-#: what the table's outcome columns mean, in one line under it (pytest's words, and ours)
+def declared_reason(requirement: str, number: int, outcome: str, message: str) -> str | None:
+    """The reason example ``number`` was declared with, if the run counted it as declared:
+    an expected failure's (it xfailed, or a flaky one passed) or a skips list's (the words
+    run/spec_items.py gives: ``ID example N: not run (reason)``); else None."""
+    said = " ".join(message.split())
+    prefix = f"{requirement} example {number}: "
+    if outcome in ("xfailed", "passed") and said.startswith(prefix):
+        return said[len(prefix) :]
+    if outcome == "skipped":
+        skipped = re.fullmatch(rf"{re.escape(prefix)}not run \((.*)\)", said)
+        return skipped.group(1) if skipped else None
+    return None
+
+
+def requirement_outcome(outcomes: Iterable[str]) -> str:
+    """A requirement's outcome from its examples': the worst, except that a pass beside a
+    skipped example is PARTLY_CHECKED (a requirement skipped whole is "skipped")."""
+    found = set(outcomes)
+    worst = max(found, key=_SEVERITY.__getitem__, default="not-run")
+    return PARTLY_CHECKED if worst == "passed" and "skipped" in found else worst
+
+
+#: what the table's outcome columns mean, in lines under it (pytest's words, and ours)
 LEGEND = (
-    "xfailed = failed as declared; xpassed = declared to fail but passed; "
-    "not-run = no result (deselected, interrupted, or its examples never collected)"
+    "partly-checked = passed what ran, but some of its examples were skipped as declared; "
+    "xfailed = failed as declared;",
+    "xpassed = declared to fail but passed; "
+    "not-run = no result (deselected, interrupted, or its examples never collected)",
 )
 
 
@@ -160,12 +229,13 @@ def render_table(
     ``core MUST 46`` is its ``core 46/46 MUST``), one column per outcome, then one row per
     level for the whole run (``all MUST 82``: its ``MUST: 82/82 passed``), then the
     legend. A profile or level with no requirement in ``table`` has no row."""
+    widths = {o: max(9, len(o) + 2) for o in OUTCOMES}
     header = f"{'profile':<10}{'level':<8}{'requirements':>12}" + "".join(
-        f"{o:>9}" for o in OUTCOMES
+        f"{o:>{widths[o]}}" for o in OUTCOMES
     )
 
     def row(profile: str, level: str, counts: Counter[str]) -> str:
-        cells = "".join(f"{counts[o]:>9}" for o in OUTCOMES)
+        cells = "".join(f"{counts[o]:>{widths[o]}}" for o in OUTCOMES)
         return f"{profile:<10}{level:<8}{sum(counts.values()):>12}{cells}"
 
     lines = [header, "-" * len(header)]
@@ -178,5 +248,5 @@ def render_table(
                 lines.append(row(profile, level, counts))
     lines.append("-" * len(header))
     lines += [row("all", level, total[level]) for level in LEVELS if level in total]
-    lines.append(LEGEND)
+    lines += LEGEND
     return lines

@@ -10,7 +10,6 @@ that names what the spec lacks, a ``-k`` naming no requirement.
 from __future__ import annotations
 
 import difflib
-import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -33,9 +32,9 @@ from conformance.catalog.requirements import (
 from conformance.executor.describe import adapter_from
 from conformance.programs.seed import SEED_ENV
 from conformance.reports.json_report import ReportError
+from conformance.reports.readable import NotRegular, check_regular
 from conformance.reports.report_path import claim, run_inputs
-from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
-from conformance.run.options import MAX_EXAMPLE_TIMEOUT
+from conformance.run.implementation import impl_name
 from conformance.run.spec_html import default_docs_url
 from conformance.run.spec_items import RunOptions
 from conformance.sphinx_doctest.cache import cache_root
@@ -169,15 +168,8 @@ Describe = Callable[[str, int, "str | None"], dict[str, Any]]
 def configure_run(config: pytest.Config, location: SpecLocation, describe: Describe) -> RunSetup:
     """Check the command line and load what the run needs, before anything runs."""
     check_distribution(config)
-    timeout: float = config.getoption("example_timeout")
-    if not (math.isfinite(timeout) and 0 <= timeout <= MAX_EXAMPLE_TIMEOUT):
-        raise ReportError(
-            f"--example-timeout must be a finite number of seconds from 0 (no limit) to "
-            f"{MAX_EXAMPLE_TIMEOUT:g}, got {timeout}"
-        )
+    # option values are checked as they are parsed (option_values.py)
     schedules: int = config.getoption("schedules")
-    if schedules < 0:
-        raise ReportError(f"--schedules must be 0 or more, got {schedules}")
     probe_seed: int | None = config.getoption("probe_seed")
     if probe_seed is not None:  # read where the generated-program probes run, which inherit it
         os.environ[SEED_ENV] = str(probe_seed)
@@ -185,7 +177,7 @@ def configure_run(config: pytest.Config, location: SpecLocation, describe: Descr
     catalog = catalog_of(project)
     counts = example_counts(project, catalog)  # also checks the spec's structure
     _check_selection(config, catalog)
-    name = config.getoption("impl") or os.environ.get(ENV_IMPL) or DEFAULT_IMPL
+    name = impl_name(config.getoption("impl"))
     data = describe(name, schedules, config.getoption("schedule") or None)
     adapter = _with_files(config, _one_line_names(adapter_from(data)), counts)
     options = RunOptions(
@@ -237,11 +229,10 @@ def _regular_file(option: str, path: str) -> Path:
     """A list file is read by the controller and again by every worker: a pipe or FIFO
     (``<(...)``) would give its text once, or hang."""
     found = Path(path)
-    if found.exists() and not found.is_file():
-        raise ReportError(
-            f"--{option.replace('_', '-')} {path} is not a regular file (a pipe, FIFO or "
-            "device is read once, and every worker reads the list): save it to a file"
-        )
+    try:
+        check_regular(found)
+    except NotRegular as exc:
+        raise ReportError(f"--{option.replace('_', '-')} {exc}") from exc
     return found
 
 

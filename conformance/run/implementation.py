@@ -10,8 +10,9 @@ from conformance.executor.implementation import (
     DEFAULT_IMPL,
     ENV_IMPL,
     current_fw,
+    impl_name,
     select,
     selected,
 )
 
-__all__ = ["DEFAULT_IMPL", "ENV_IMPL", "current_fw", "select", "selected"]
+__all__ = ["DEFAULT_IMPL", "ENV_IMPL", "current_fw", "impl_name", "select", "selected"]

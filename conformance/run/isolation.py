@@ -2,13 +2,14 @@
 
 Every spec example runs in an executor process (conformance/executor/), never
 in pytest's. This plugin arms the executor's deadline around each example
-(from before its setup, as pytest-timeout measured it), labels each failure's
-kind, and tells a crash or a hang of the executor as a failure of the example
-that caused it: the signal or exit status, the example's source at its true
-lines, and the stacks faulthandler dumped. A hang or a crash is always a
-failure: no expected-failure entry absorbs it (known ones belong in the skips
-list, which does not run them). An example that hung, timed out or crashed is
-never replayed to rebuild a namespace in the fresh executor that follows.
+(from before its setup, as pytest-timeout measured it), records each failure's
+kind and cause (diagnosis.py), and tells a crash or a hang of the executor as
+a failure of the example that caused it: the signal or exit status, the
+example's source at its true lines, and the stacks faulthandler dumped. A hang
+or a crash is always a failure: no expected-failure entry absorbs it (known
+ones belong in the skips list, which does not run them). An example that hung,
+timed out or crashed is never replayed to rebuild a namespace in the fresh
+executor that follows.
 
 What an example printed or raised reaches the terminal and JUnit capped (the
 head and tail of at most FAILURE_SHOWN characters) and indented under the
@@ -20,19 +21,18 @@ before any report is written: nothing an example left running writes there.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Generator, Iterator
-from typing import Any
 
 import pytest
 
 from conformance.executor.handle import ExecutorFault, ExecutorHandle, ExecutorUnavailable
 from conformance.executor.remote import RebuildFailed
+from conformance.run.diagnosis import Diagnosis, boundary, diagnose_call
 from conformance.run.spec_items import SpecItem, requirement_of
 from conformance.sphinx_doctest.capped import cap_text
-from conformance.sphinx_doctest.evaluators import CleanupFailed, DoctestFailed, GroupSetupFailed
 from conformance.sphinx_doctest.failures import describe_result, numbered_source
+from conformance.sphinx_doctest.outcome import FailureKind
 from conformance.sphinx_doctest.runners import ExampleFailure
 
 #: characters of one failure text (and of each section of a report) that are shown
@@ -43,13 +43,6 @@ _PHASES = {
     "teardown": "while its group's cleanup ran",
 }
 _REBUILD = pytest.StashKey[str]()
-_TIMEOUT_PREFIX = "Timeout (>"
-_STOPPED_BY = re.compile(r"^(\S+ at .*?) was stopped by Failed:$", re.MULTILINE)
-_TIMEOUT_LINE = re.compile(
-    r"^Failed: Timeout \(>([0-9.]+)s\)(?: from pytest-timeout\.)?:? ?(.*)$", re.MULTILINE
-)
-#: frames of the deadline's own machinery, cut from a timeout's traceback
-_TIMER_FRAMES = ("pytest_timeout.py", "/_pytest/", "conformance/executor/")
 
 
 class Isolation:
@@ -60,6 +53,10 @@ class Isolation:
         self.handle = handle
         #: xdist controller: the properties of each example running on a worker
         self.running: dict[str, list[tuple[str, object]]] = {}
+        #: this process's name in the report: its xdist worker, or "" for a plain run
+        self.worker = str(getattr(config, "workerinput", {}).get("workerid", ""))
+        #: how many examples this process has begun: the order they ran in
+        self.begun = 0
 
     def pytest_unconfigure(self) -> None:
         """End the executor and everything it started; remove its files."""
@@ -78,6 +75,8 @@ class Isolation:
     ) -> Iterator[None]:
         if not isinstance(item, SpecItem):
             return (yield)
+        self.begun += 1
+        item.user_properties += [("worker", self.worker), ("order", str(self.begun))]
         self.handle.arm(self.timeout)
         try:
             return (yield)
@@ -88,15 +87,20 @@ class Isolation:
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-        """Label the failure's kind; a fault's report; what the executor printed."""
-        kind = failure_kind(call)
+        """Record the failure's diagnosis; a fault's report; what the executor printed."""
+        # the adapter's files are looked up only once a phase fails: entry points are slow to read
+        adapter = boundary(self.handle.launch.impl) if call.excinfo is not None else None
+        diagnosis = diagnose_call(call, adapter)
         report: pytest.TestReport = yield
         if not isinstance(item, SpecItem):
             return report
-        if kind:
-            report.user_properties.append(("failure_kind", kind))
-        if kind in ("timeout", "hang", "crash"):
-            item.sphinx.replayable = False  # never again: not even to rebuild a namespace
+        # which executor ran it (the one in place when the phase ended): a cascade's
+        # victims run after its start in the same or the next executor (reports/cascades.py)
+        report.user_properties.append(("executor", str(self.handle.generation)))
+        if diagnosis is not None:
+            report.user_properties += diagnosis.properties()
+            if diagnosis.kind.stops_the_process:
+                item.sphinx.replayable = False  # never again: not even to rebuild a namespace
         error = call.excinfo.value if call.excinfo else None
         if isinstance(error, ExecutorUnavailable) and not hasattr(item.config, "workerinput"):
             # every later example would fail alike (an xdist worker cannot stop the run:
@@ -114,8 +118,6 @@ class Isolation:
             report.longrepr = self.crash_report(item, error, call.when)
         elif isinstance(error, RebuildFailed):  # its text tells the rebuild
             report.longrepr = item.headline() + "\n\n" + rebuild_failed(item, error)
-        elif error is not None and is_timeout(error) and isinstance(report.longrepr, str):
-            report.longrepr = timeout_text(report.longrepr)
         if not isinstance(error, RebuildFailed):
             self._rebuilt(item, report, call.when)
         output = self.handle.output()
@@ -150,7 +152,8 @@ class Isolation:
         lines = [f"{item.name}: {fault.summary}" + (f" ({phase})" if phase else "")]
         code = item.sphinx.spec.code
         if code is not None:
-            failure = ExampleFailure(code.code, code.location, code.location.line, "crash", "")
+            kind = FailureKind.CRASH
+            failure = ExampleFailure(code.code, code.location, code.location.line, kind, "")
             lines += [f"the example, at {code.location}:", *numbered_source(failure)]
         if fault.dump:
             lines += ["threads at that moment:", fault.dump]
@@ -172,8 +175,11 @@ class Isolation:
         """The example a dead worker was running fails as a crash, with its properties."""
         known = self.running.pop(crashitem, None)  # none if it died before its setup's end
         properties = known or [("requirement", requirement_of(crashitem))]
-        cause = "its pytest worker ended while it ran (killed by the example or from outside)"
-        report.user_properties = [*properties, ("failure_kind", "crash"), ("cause", cause)]
+        ended = Diagnosis(
+            FailureKind.CRASH,
+            "its pytest worker ended while it ran (killed by the example or from outside)",
+        )
+        report.user_properties = [*properties, *ended.properties()]
         report.location = (report.location[0], None, crashitem.rpartition("::")[2])
         worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "?")
         report.longrepr = (
@@ -211,58 +217,4 @@ def _indented(text: str) -> str:
     return textwrap.indent(cap_text(text, FAILURE_SHOWN, "captured output"), "  ")
 
 
-# -- failure kinds ----------------------------------------------------------------------
-
-
-def failure_kind(call: pytest.CallInfo[Any]) -> str:
-    """output, exception, setup, cleanup, timeout, hang, crash or error: what made this phase
-    fail."""
-    excinfo = call.excinfo
-    if excinfo is None or excinfo.errisinstance(pytest.skip.Exception):
-        return ""
-    error = excinfo.value
-    if isinstance(error, DoctestFailed):
-        return error.result.failures[0].kind if error.result.failures else "output"
-    if isinstance(error, ExecutorFault):
-        return error.kind
-    kinds = ((GroupSetupFailed, "setup"), (RebuildFailed, "setup"), (CleanupFailed, "cleanup"))
-    kind = next((name for kind, name in kinds if isinstance(error, kind)), None)
-    return kind or ("timeout" if is_timeout(error) else "error")
-
-
-def is_timeout(error: BaseException) -> bool:
-    """The executor's soft deadline (or a swallowed one, as the harness saw it)."""
-    return str(error).startswith(_TIMEOUT_PREFIX)
-
-
-def timeout_text(text: str) -> str:
-    """A timeout said as one: "timed out after 30 s", without the deadline's own frames.
-
-    ``text`` is the failure as the doctest layer writes an interruption (the
-    example's source, then the traceback at true lines); the frames of the
-    example are kept: they show where it was stuck.
-    """
-    seconds = _TIMEOUT_LINE.search(text)
-    after = f"{float(seconds.group(1)):g} s" if seconds else "the deadline"
-    text = _STOPPED_BY.sub(rf"\1 timed out after {after} (--example-timeout); it was at:", text)
-    kept: list[str] = []
-    skip_code = False
-    for line in text.splitlines():
-        if line.startswith('  File "'):
-            skip_code = any(frame in line for frame in _TIMER_FRAMES)
-            if not skip_code:
-                kept.append(line)
-        elif skip_code and line.startswith("    "):
-            continue
-        else:
-            skip_code = False
-            kept.append(line)
-
-    def said(match: re.Match[str]) -> str:
-        rest = match.group(2).strip()
-        return f"timed out after {float(match.group(1)):g} s" + (f": {rest}" if rest else "")
-
-    return _TIMEOUT_LINE.sub(said, "\n".join(kept))
-
-
-__all__ = ["FAILURE_SHOWN", "Isolation", "failure_kind", "is_timeout", "timeout_text"]
+__all__ = ["FAILURE_SHOWN", "Isolation"]

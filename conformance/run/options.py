@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from conformance.run import option_values as values
 from conformance.run.implementation import DEFAULT_IMPL, ENV_IMPL
 
 DEFAULT_EXAMPLE_TIMEOUT = 30.0
-#: the longest --example-timeout: a day (0 sets no limit at all; timers overflow near 1e18 s)
-MAX_EXAMPLE_TIMEOUT = 86400.0
 DEFAULT_SCHEDULES = 8
 #: the section of docs/validating.rst that gives the expected-failures/skips TOML format
 FORMAT_SECTION = "Levels, expected failures and skips"
@@ -32,6 +31,7 @@ def add_options(parser: _Parser) -> None:
     group: _Group = parser.getgroup("forkwait", "forkwait conformance")
     group.addoption(
         "--impl",
+        type=values.non_empty,
         default=None,
         metavar="NAME",
         help="implementation under test: an entry-point name in 'forkwait.implementations', "
@@ -40,11 +40,11 @@ def add_options(parser: _Parser) -> None:
     )
     group.addoption(
         "--example-timeout",
-        type=float,
+        type=values.example_timeout,
         default=DEFAULT_EXAMPLE_TIMEOUT,
         metavar="SECONDS",
         help=f"seconds one example may run (default: {DEFAULT_EXAMPLE_TIMEOUT:g}; 0: no limit), "
-        f"at most {MAX_EXAMPLE_TIMEOUT:g}. "
+        f"else from {values.MIN_EXAMPLE_TIMEOUT:g} to {values.MAX_EXAMPLE_TIMEOUT:g}. "
         "A hang Python can interrupt fails the example as timed out and the next one runs in "
         "a fresh executor process; one it cannot (C code holding the GIL, a stopped process) "
         "is dumped and killed, and fails as a hang. A "
@@ -53,12 +53,12 @@ def add_options(parser: _Parser) -> None:
     )
     group.addoption(
         "--schedules",
-        type=int,
+        type=values.schedules,
         default=DEFAULT_SCHEDULES,
         metavar="N",
         help="also run the examples of :explore: requirements under N distinct controlled "
-        f"schedules (default: {DEFAULT_SCHEDULES}; 0: none), for implementations whose "
-        "adapter gives an explorer (others run each example once)",
+        f"schedules (default: {DEFAULT_SCHEDULES}; 0: none; at most {values.MAX_SCHEDULES}), "
+        "for implementations whose adapter gives an explorer (others run each example once)",
     )
     group.addoption(
         "--quick",
@@ -70,26 +70,29 @@ def add_options(parser: _Parser) -> None:
     )
     group.addoption(
         "--probe-seed",
-        type=int,
+        type=values.probe_seed,
         default=None,
         metavar="N",
         help="the seed of the programs the generated-program probes draw (default: a fixed "
-        "seed, the same every run); a failure names the seed that finds it again",
+        "seed, the same every run; 0 to 2**64-1); a failure names the seed that finds it again",
     )
     group.addoption(
         "--schedule",
+        type=values.non_empty,
         default=None,
         metavar="NAME",
         help="run explored examples under this one schedule only (replays a failure)",
     )
     group.addoption(
         "--report",
+        type=values.non_empty,
         default=None,
         metavar="PATH",
         help="write every requirement's and example's result as JSON (report.schema.json)",
     )
     group.addoption(
         "--xfails-file",
+        type=values.non_empty,
         default=None,
         metavar="TOML",
         help="requirements (or examples) expected to fail, with reasons; added to the "
@@ -98,6 +101,7 @@ def add_options(parser: _Parser) -> None:
     )
     group.addoption(
         "--skips-file",
+        type=values.non_empty,
         default=None,
         metavar="TOML",
         help="requirements (or examples) not to run at all, with reasons: known hangs and "
@@ -122,6 +126,7 @@ def add_options(parser: _Parser) -> None:
     )
     group.addoption(
         "--spec-root",
+        type=values.non_empty,
         default=None,
         metavar="DIR",
         help="folder of spec documents to run (default: the installed spec); it uses its own "

@@ -5,8 +5,8 @@ checkout; ``forkwait-conformance`` does so for an installed suite). It builds
 on the generic Sphinx doctest plugin (``conformance.sphinx_doctest``), which
 finds and runs the examples exactly as ``sphinx-build -b doctest`` would; this
 one decides the run (config.py), names items by requirement
-(spec_items.py), isolates faults (isolation.py), records each failure's cause
-(causes.py) and reports per requirement (reporter.py).
+(spec_items.py), isolates faults and records what made each example fail
+(isolation.py, diagnosis.py) and reports per requirement (reporter.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import ReportError
 from conformance.reports.report_path import REPORT_NOT_WRITTEN
 from conformance.run import executors
-from conformance.run.causes import failure_cause
 from conformance.run.config import (
     RunSetup,
     SpecLocation,
@@ -172,15 +171,8 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Outermost, so it sees the failure text the generic layer wrote (and a crash
-    report): the spec item words it for a reader (SpecItem.readable_failure), and the
-    failure's cause is recorded beside it (``cause``: the report's, the short summary's
-    and the triage view's)."""
+    report): the spec item words it for a reader (SpecItem.readable_failure)."""
     report = yield
-    if not isinstance(item, SpecItem):
-        return report
-    error = call.excinfo.value if call.excinfo else None
-    if isinstance(report.longrepr, str):
+    if isinstance(item, SpecItem) and isinstance(report.longrepr, str):
         report.longrepr = item.readable_failure(report.longrepr)
-    if error is not None and (report.failed or hasattr(report, "wasxfail")):
-        report.user_properties.append(("cause", failure_cause(error)))
     return report

@@ -6,8 +6,10 @@ report into per-example results (results.py), computes the verdict once
 print it with the failures grouped by cause, sets the exit status from that
 same verdict (only MUSTs fail the run unless ``--strict``, timeouts and hangs
 of SHOULD examples included; an unexpected pass always does; so does a
-requirement no example of which was collected), and writes the JSON report
-(json_report.py), whose ``verdict`` is the terminal's. A report that cannot
+requirement no example of which was collected; a requirement checked in part,
+some of its examples skipped as declared, does not, even under ``--strict``: its
+skip is the implementation's own declaration, and the verdict says it), and
+writes the JSON report (json_report.py), whose ``verdict`` is the terminal's. A report that cannot
 be written (a full disk) costs the run nothing but the file: the verdict is
 printed all the same, with a line saying so, and the exit status is
 REPORT_NOT_WRITTEN. pytest's own output is fitted to the run: its short summary

@@ -19,7 +19,7 @@ from conformance.catalog.requirements import Requirement
 from conformance.catalog.vocabulary import PROFILES
 from conformance.reports.json_report import RunReport
 from conformance.reports.report_path import REPORT_NOT_WRITTEN
-from conformance.reports.results import RunResults, render_table
+from conformance.reports.results import PARTLY_CHECKED, RunResults, render_table
 from conformance.reports.triage import render as triage_lines
 from conformance.reports.verdict import Verdict
 from conformance.run.spec_html import is_built, rule_link
@@ -124,7 +124,17 @@ class Summary:
             notes.append(f"the rule {req_id} failed ({requirement.level}): {url}")
         if len(failed) > _LINKS:
             notes.append(f"... and {len(failed) - _LINKS} more failed requirements (above)")
-        return notes + self._left_out() + self._read_on(docs_url)
+        return notes + self._checked_in_part() + self._left_out() + self._read_on(docs_url)
+
+    def _checked_in_part(self) -> list[str]:
+        """The requirements that passed what ran, some of their examples skipped as declared
+        (the report gives each one's reason): they are not among the passed."""
+        partly = [r for r in self.report.requirements if r.outcome == PARTLY_CHECKED]
+        if not partly:
+            return []
+        shown = ", ".join(f"{r.id} ({r.in_part()})" for r in partly[:_LINKS])
+        more = f", and {len(partly) - _LINKS} more" if len(partly) > _LINKS else ""
+        return [f"checked in part (examples skipped as declared): {shown}{more}"]
 
     @staticmethod
     def _read_on(docs_url: str) -> list[str]:

@@ -167,10 +167,13 @@ def _true_frame_for_syntax(exc: SyntaxError) -> tuple[str, int] | None:
 
 
 def _frames(tb: TracebackType | None) -> list[traceback.FrameSummary]:
-    """The frames of ``tb``; harness frames before the first example frame are dropped."""
+    """The frames of ``tb``; harness frames before the first example frame are dropped, and
+    so are frames that hide themselves (pytest's ``__tracebackhide__``: the handler of a
+    deadline that raised into the example is no part of where the example was)."""
     entries: list[TracebackType] = []
     while tb is not None:
-        entries.append(tb)
+        if not tb.tb_frame.f_locals.get("__tracebackhide__", False):
+            entries.append(tb)
         tb = tb.tb_next
     mapped = [_true_frame(entry.tb_frame.f_code, entry.tb_lineno) for entry in entries]
     first = next((i for i, frame in enumerate(mapped) if frame is not None), len(entries))

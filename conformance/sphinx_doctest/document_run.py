@@ -25,13 +25,13 @@ from sphinx.ext.doctest import TestCode, TestGroup, parser
 
 from conformance.sphinx_doctest.compiling import Compiler, Place
 from conformance.sphinx_doctest.model import Test, block_of
-from conformance.sphinx_doctest.runners import QuietRunner, Runner, RunResult, run_doctest
+from conformance.sphinx_doctest.runners import DoctestResult, QuietRunner, Runner, run_doctest
 
 
 class SetupFailed(Exception):
     """A group's setup failed: Sphinx then runs neither its tests nor its cleanup."""
 
-    def __init__(self, group: str, result: RunResult, first: bool) -> None:
+    def __init__(self, group: str, result: DoctestResult, first: bool) -> None:
         super().__init__(group)
         self.group = group
         self.result = result
@@ -42,7 +42,7 @@ class SetupFailed(Exception):
 @dataclass
 class GroupState:
     namespace: dict[str, Any]
-    setup: RunResult
+    setup: DoctestResult
     #: index of the next test this namespace has not seen
     next_test: int = 0
     cleaned: bool = False
@@ -79,7 +79,7 @@ class DocumentRun:
         self.cleanup_runner._fakeout = shared  # type: ignore[attr-defined]
         self.states: dict[StateKey, GroupState] = {}
         #: (test index, result) of each replay of the last prepare() that failed
-        self.replay_failures: list[tuple[int, RunResult]] = []
+        self.replay_failures: list[tuple[int, DoctestResult]] = []
 
     def prepare(self, group: str, index: int, variant: str | None = None) -> dict[str, Any]:
         """Make the group's namespace what Sphinx's would be just before test ``index``.
@@ -110,7 +110,7 @@ class DocumentRun:
         state.next_test = index
         return state.namespace
 
-    def run_test(self, group: str, index: int, variant: str | None = None) -> RunResult | None:
+    def run_test(self, group: str, index: int, variant: str | None = None) -> DoctestResult | None:
         """Run test ``index`` of a prepared group; None where Sphinx ignores the block."""
         state = self.states[(group, variant)]
         state.next_test = index + 1
@@ -119,7 +119,7 @@ class DocumentRun:
             return None
         return run_doctest(self.test_runner, self.compiler, *made)
 
-    def cleanup(self, group: str, variant: str | None = None) -> RunResult | None:
+    def cleanup(self, group: str, variant: str | None = None) -> DoctestResult | None:
         """Run the group's cleanup once, unless its setup failed; None if nothing ran."""
         state = self.states.get((group, variant))
         if state is None or state.cleaned:
@@ -131,15 +131,15 @@ class DocumentRun:
         state.namespace = {}  # drop the reference only, as Sphinx does; threads may still use it
         return result
 
-    def cleanup_all(self) -> list[RunResult]:
+    def cleanup_all(self) -> list[DoctestResult]:
         return [r for key in list(self.states) if (r := self.cleanup(*key)) is not None]
 
-    def _setup_cleanup(self, group: str, what: str, namespace: dict[str, Any]) -> RunResult:
+    def _setup_cleanup(self, group: str, what: str, namespace: dict[str, Any]) -> DoctestResult:
         """``run_setup_cleanup`` of test_group: one DocTest of all the blocks, in exec mode."""
         testcodes: list[TestCode] = getattr(self.groups[group], what)
         examples = [doctest.Example(code.code, "", lineno=code.lineno) for code in testcodes]
         if not examples:
-            return RunResult()
+            return DoctestResult()
         runner = self.setup_runner if what == "setup" else self.cleanup_runner
         # simulate a doctest with the code
         sim_doctest = doctest.DocTest(

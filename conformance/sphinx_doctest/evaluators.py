@@ -19,7 +19,7 @@ from _pytest._code.code import TerminalRepr
 
 from conformance.sphinx_doctest.document_run import SetupFailed
 from conformance.sphinx_doctest.failures import describe_interruption, describe_result
-from conformance.sphinx_doctest.runners import RunResult
+from conformance.sphinx_doctest.runners import DoctestResult
 
 if TYPE_CHECKING:
     from conformance.sphinx_doctest.document import SphinxExample
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 class DoctestFailed(AssertionError):
     """A test's examples did not print or raise what the document says."""
 
-    def __init__(self, result: RunResult) -> None:
+    def __init__(self, result: DoctestResult) -> None:
         super().__init__(result.report)
         self.result = result
 
@@ -44,7 +44,7 @@ class GroupSetupFailed(Exception):
 class CleanupFailed(Exception):
     """A group's cleanup failed (after its tests ran)."""
 
-    def __init__(self, results: list[RunResult]) -> None:
+    def __init__(self, results: list[DoctestResult]) -> None:
         super().__init__(len(results))
         self.results = results
 
@@ -89,7 +89,7 @@ def _stop_if_fail_fast(example: SphinxExample, why: str) -> None:
         example.stop_reason = f"doctest_fail_fast: {why} in {document.docname}"
 
 
-def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> list[RunResult]:
+def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> list[DoctestResult]:
     """Clean up what no later example needs: the group and every variant's namespace of
     it when the next example belongs elsewhere, and the whole document when the next
     example is in another one.
@@ -106,7 +106,7 @@ def cleanup_after(example: SphinxExample, following: SphinxExample | None) -> li
     same_group = (
         same_document and following is not None and following.spec.group == example.spec.group
     )
-    results: list[RunResult | None] = []
+    results: list[DoctestResult | None] = []
     if not same_group:
         for group, variant in list(run.states):
             if group == example.spec.group:

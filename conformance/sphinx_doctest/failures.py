@@ -14,7 +14,8 @@ from pathlib import Path
 
 from conformance.sphinx_doctest.compiling import format_exception
 from conformance.sphinx_doctest.model import Block, Location
-from conformance.sphinx_doctest.runners import WHERE_NOTE, ExampleFailure, RunResult
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 
 
 def numbered_source(failure: ExampleFailure) -> list[str]:
@@ -56,7 +57,7 @@ def where(location: Location, line: int | None, root: Path | None) -> str:
 
 def describe_example(failure: ExampleFailure, what: str, root: Path | None = None) -> str:
     place = where(failure.location, failure.line, root)
-    if failure.kind == "exception":
+    if failure.kind == FailureKind.EXCEPTION:
         headline = f"{what} at {place} raised {failure.exception}:"
     else:
         headline = f"{what} at {place} printed something else than expected:"
@@ -64,7 +65,7 @@ def describe_example(failure: ExampleFailure, what: str, root: Path | None = Non
     return "\n".join([headline, *numbered_source(failure), "", detail])
 
 
-def describe_result(result: RunResult, what: str, root: Path | None = None) -> str:
+def describe_result(result: DoctestResult, what: str, root: Path | None = None) -> str:
     """Every failing example of one run, separated by blank lines."""
     return "\n\n".join(describe_example(failure, what, root) for failure in result.failures)
 
@@ -73,9 +74,14 @@ def describe_interruption(block: Block, error: BaseException, root: Path | None 
     """A test stopped from outside (a deadline, pytest.exit): where it was at the time."""
     notes = [n for n in getattr(error, "__notes__", []) if n.startswith(WHERE_NOTE)]
     detail = notes[0].removeprefix(WHERE_NOTE) if notes else format_exception(error)
-    failure = ExampleFailure(block.code, block.location, block.location.line, "exception", detail)
+    kind = FailureKind.EXCEPTION
+    failure = ExampleFailure(block.code, block.location, block.location.line, kind, detail)
     place = where(block.location, block.location.line, root)
-    what = f"{block.type} at {place} was stopped by {type(error).__name__}:"
+    if isinstance(error, DeadlineExceeded):
+        how = f"timed out after {error.seconds:g} s ({error.setting}); it was at:"
+    else:
+        how = f"was stopped by {type(error).__name__}:"
+    what = f"{block.type} at {place} {how}"
     detail = relative_frames(failure.detail.rstrip("\n"), root)
     return "\n".join([what, *numbered_source(failure), "", detail])
 

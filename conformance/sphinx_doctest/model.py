@@ -173,12 +173,13 @@ def _lines_of(name: str) -> tuple[str, ...]:
         stat = os.stat(name)
     except OSError:
         return ()
-    return _read_lines(name, stat.st_mtime_ns, stat.st_size)
+    # ctime too: a copy that keeps an older mtime and the size (cp -p) still changes it
+    return _read_lines(name, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=64)
-def _read_lines(name: str, mtime_ns: int, size: int) -> tuple[str, ...]:
-    del mtime_ns, size  # only keys: a changed file is read again
+def _read_lines(name: str, mtime_ns: int, ctime_ns: int, size: int) -> tuple[str, ...]:
+    del mtime_ns, ctime_ns, size  # only keys: a changed file is read again
     try:
         with tokenize.open(name) as file:  # as linecache reads (a coding cookie, else UTF-8)
             return tuple(file.readlines())

@@ -29,6 +29,7 @@ from conformance.sphinx_doctest.evaluators import (
     with_headline,
 )
 from conformance.sphinx_doctest.failures import shown
+from conformance.sphinx_doctest.guard import Witness
 from conformance.sphinx_doctest.project import SphinxSource
 from conformance.sphinx_doctest.runners import install_interrupt_handler
 
@@ -70,6 +71,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RETIRING] = False
     if hasattr(config, "workerinput"):
         config.pluginmanager.register(_Worker(), "sphinx-doctest-worker")
+    else:  # under python -m conformance.sphinx_doctest: vouch for the run's end (guard.py)
+        witness = Witness.from_environment()
+        if witness is not None:
+            config.pluginmanager.register(witness, "sphinx-doctest-witness")
 
 
 @pytest.hookimpl(trylast=True)

@@ -34,6 +34,8 @@ from sphinx.ext.doctest import DocTestBuilder
 from sphinx.util.console import nocolor
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 
+from conformance.sphinx_doctest.freshness import changed_documents, record_digests
+
 try:  # POSIX; elsewhere concurrent runs simply do not share a cache (see cache_folder)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -130,8 +132,11 @@ def read_project(srcdir: Path, source: SphinxSource, cache_root: Path) -> Sphinx
 
 def cache_folder(cache_root: Path, srcdir: Path, confdir: Path) -> Path:
     """One folder per project, so that two projects never share an environment."""
-    digest = hashlib.sha256(f"{srcdir}\0{confdir}".encode()).hexdigest()[:16]
-    return cache_root / f"{srcdir.name or 'root'}-{digest}"
+    digest = hashlib.sha256(os.fsencode(srcdir) + b"\0" + os.fsencode(confdir)).hexdigest()
+    # the folder's name in ASCII: a name the file system's encoding cannot spell (not
+    # UTF-8, or not ASCII under LC_ALL=POSIX) must not make the cache unusable
+    readable = srcdir.name.encode("ascii", "replace").decode("ascii").replace("?", "_")
+    return cache_root / f"{readable or 'root'}-{digest[:16]}"
 
 
 def _read(
@@ -218,7 +223,8 @@ def _update_environment(app: Sphinx, stream: io.StringIO, warned_file: Path) -> 
     """Sphinx's read phase (``Builder.build`` up to writing), without running any test.
 
     A document Sphinx warned about is read again next time, however old its cached
-    doctree: a warning must not vanish just because the environment was cached.
+    doctree: a warning must not vanish just because the environment was cached. So is
+    one whose content changed, whatever its modification time (freshness.py).
     """
     warned: set[str] | None = set()
     if warned_file.is_file():
@@ -228,7 +234,9 @@ def _update_environment(app: Sphinx, stream: io.StringIO, warned_file: Path) -> 
             warned = None
 
     def outdated(*args: object) -> set[str]:
-        return set(app.env.found_docs) if warned is None else warned & app.env.found_docs
+        if warned is None:
+            return set(app.env.found_docs)
+        return (warned & app.env.found_docs) | changed_documents(app, warned_file.parent)
 
     app.connect("env-get-outdated", outdated)
     start = len(stream.getvalue())
@@ -246,6 +254,7 @@ def _update_environment(app: Sphinx, stream: io.StringIO, warned_file: Path) -> 
         if (docname := app.env.path2doc(line.partition(":")[0])) is not None
     }
     warned_file.write_text(json.dumps(sorted(warned_now)), encoding="utf-8")
+    record_digests(app, warned_file.parent)
 
 
 @contextmanager

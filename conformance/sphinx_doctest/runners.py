@@ -24,6 +24,7 @@ from sphinx.ext.doctest import SphinxDocTestRunner
 from conformance.sphinx_doctest.capped import CappedOutput
 from conformance.sphinx_doctest.compiling import Compiler, Place, compiling, format_exception
 from conformance.sphinx_doctest.model import Location
+from conformance.sphinx_doctest.outcome import FailureKind
 
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType]
 #: prefix of the note on an exception that stopped an example: its traceback at true lines
@@ -62,16 +63,16 @@ class ExampleFailure:
     location: Location
     #: the example's first line in ``location.path``, if known
     line: int | None
-    #: "output" (it printed something else) or "exception" (it raised)
-    kind: str
+    #: OUTPUT (it printed something else) or EXCEPTION (it raised)
+    kind: FailureKind
     #: doctest's Expected/Got text, or the traceback at true lines
     detail: str
-    #: the exception's type name, for an "exception" failure
+    #: the exception's type name, for an EXCEPTION failure
     exception: str | None = None
 
 
 @dataclass
-class RunResult:
+class DoctestResult:
     """What running one DocTest did."""
 
     tries: int = 0
@@ -96,7 +97,7 @@ class Runner(SphinxDocTestRunner):
         self.collected: list[ExampleFailure] = []
         self.current: doctest.Example | None = None
 
-    def _fail(self, test: doctest.DocTest, example: doctest.Example, kind: str, detail: str,
+    def _fail(self, test: doctest.DocTest, example: doctest.Example, kind: FailureKind, detail: str,
               exception: str | None = None) -> None:  # fmt: skip
         location, offset = self.places[test.examples.index(example)]
         line = None if location.line is None else location.line + offset
@@ -112,7 +113,7 @@ class Runner(SphinxDocTestRunner):
         self, out: Out, test: doctest.DocTest, example: doctest.Example, got: str
     ) -> None:
         detail = self._checker.output_difference(example, got, self.optionflags)  # type: ignore[attr-defined]
-        self._fail(test, example, "output", detail)
+        self._fail(test, example, FailureKind.OUTPUT, detail)
         super().report_failure(out, test, example, got)
 
     def report_unexpected_exception(
@@ -121,7 +122,7 @@ class Runner(SphinxDocTestRunner):
         if isinstance(exc_info[1], OutcomeException):
             raise exc_info[1]  # doctest's bare except caught pytest's control flow: let it go
         detail = format_exception(exc_info[1])
-        self._fail(test, example, "exception", detail, exc_info[0].__qualname__)
+        self._fail(test, example, FailureKind.EXCEPTION, detail, exc_info[0].__qualname__)
         super().report_unexpected_exception(out, test, example, exc_info)
 
 
@@ -138,20 +139,20 @@ class QuietRunner(Runner):
         self, out: Out, test: doctest.DocTest, example: doctest.Example, got: str
     ) -> None:
         detail = self._checker.output_difference(example, got, self.optionflags)  # type: ignore[attr-defined]
-        self._fail(test, example, "output", detail)  # kept, not printed: a replay that failed
+        self._fail(test, example, FailureKind.OUTPUT, detail)  # kept, not printed
 
     def report_unexpected_exception(
         self, out: Out, test: doctest.DocTest, example: doctest.Example, exc_info: ExcInfo
     ) -> None:
         if isinstance(exc_info[1], OutcomeException):
             raise exc_info[1]  # a deadline while replaying still ends the item
-        self._fail(test, example, "exception", format_exception(exc_info[1]),
+        self._fail(test, example, FailureKind.EXCEPTION, format_exception(exc_info[1]),
                    exc_info[0].__qualname__)  # fmt: skip
 
 
 def run_doctest(
     runner: Runner, compiler: Compiler, test: doctest.DocTest, mode: str, places: list[Place]
-) -> RunResult:
+) -> DoctestResult:
     """``runner.run(test)`` as Sphinx calls it; a stray KeyboardInterrupt fails its example."""
     report: list[str] = []
     runner.places = places
@@ -176,20 +177,20 @@ def run_doctest(
             runner._fail(
                 test,
                 example,
-                "exception",
+                FailureKind.EXCEPTION,
                 "the code under test raised KeyboardInterrupt (this was not a Ctrl-C):\n"
                 + format_exception(exc),
                 type(exc).__qualname__,
             )
             report.append(f"{test.filename}: an example raised KeyboardInterrupt\n")
-    return RunResult(runner.tries - before, runner.collected, "".join(report))
+    return DoctestResult(runner.tries - before, runner.collected, "".join(report))
 
 
 __all__ = [
     "WHERE_NOTE",
+    "DoctestResult",
     "ExampleFailure",
     "QuietRunner",
-    "RunResult",
     "Runner",
     "install_interrupt_handler",
     "run_doctest",

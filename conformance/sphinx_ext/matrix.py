@@ -37,7 +37,7 @@ from conformance.reports.matrix import (
 )
 
 #: outcomes whose cell links to the reason recorded for it
-EXPLAINED = ("failed", "xfailed", "xpassed", "skipped-by-adapter")
+EXPLAINED = ("partly-checked", "failed", "xfailed", "xpassed", "skipped-by-adapter")
 
 Cell = str | nodes.Node | list[nodes.Node]
 
@@ -111,7 +111,10 @@ class ConformanceMatrixDirective(SphinxDirective):
             for req_id, cell in notable:
                 item = nodes.list_item(ids=[reason_anchor(report, req_id)])
                 link, messages = self.state.inline_text(f":req:`{req_id}`", self.lineno)
-                text = f" ({cell.text.replace('**', '')}): {cell.reason or '(no message)'}"
+                # a partly checked one's reason starts with its detail: said once
+                said = bool(cell.detail) and cell.reason.startswith(cell.detail)
+                label = CELL.get(cell.outcome, cell.outcome) if said else cell.text
+                text = f" ({label.replace('**', '')}): {cell.reason or '(no message)'}"
                 item += nodes.paragraph("", "", *link, nodes.Text(text), *messages)
                 items += item
             result.append(items)
@@ -156,11 +159,12 @@ class ConformanceMatrixDirective(SphinxDirective):
             about = nodes.inline("", f"{row.profile} · {row.level}", classes=["forkwait-kind"])
             cells = [entry([*link, *messages, about])]
             for report, cell in zip(reports, row.cells, strict=True):
-                # the kind of failure on a line of its own, so that five engines fit a page
+                # the kind of failure (or the part skipped) on a line of its own, so that
+                # five engines fit a page
                 outcome = CELL.get(cell.outcome, cell.outcome).strip("*")
                 label: list[nodes.Node] = [nodes.Text(outcome)]
-                if cell.kind:
-                    label.append(nodes.inline("", cell.kind, classes=["forkwait-kind"]))
+                if cell.detail:
+                    label.append(nodes.inline("", cell.detail, classes=["forkwait-kind"]))
                 text: Cell = label
                 if cell.outcome in EXPLAINED and "details" in self.options:
                     why = reason_anchor(report, row.id)

@@ -3,7 +3,9 @@
 One row per requirement: its level, how many examples and probes it has
 (counted from the boxes, as ``.. requirement-index::`` counts them), and the
 mutants that fail it - the wrong implementations of ``tests/mutants/`` that
-the suite must catch, a mutant meant to break the rule in bold. The mutants
+the suite must catch, a mutant meant to break the rule in bold; the listing
+below says which implementation each mutant changes (the reference, or one of
+the implementations written from the docs alone). The mutants
 come from a JSON record beside the spec (``docs/_mutation/mutants.json``,
 written by ``python -m tests.mutants._record`` from the contracts the mutant
 modules declare, and checked current by
@@ -27,7 +29,7 @@ from conformance.sphinx_ext.requirements import link_to, recorded
 from conformance.sphinx_ext.tables import row
 
 logger = logging.getLogger(__name__)
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Mutant:
     about: str
     breaks: frozenset[str]
     extras: frozenset[str]
+    #: the implementation the mutant changes: "reference", or a package of tests/independent/
+    base: str
 
 
 def read_mutants(path: Path) -> list[Mutant]:
@@ -44,7 +48,9 @@ def read_mutants(path: Path) -> list[Mutant]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a mutants record of format {FORMAT}")
     return [
-        Mutant(name, str(m["about"]), frozenset(m["breaks"]), frozenset(m["extras"]))
+        Mutant(
+            name, str(m["about"]), frozenset(m["breaks"]), frozenset(m["extras"]), str(m["base"])
+        )
         for name, m in sorted(data["mutants"].items())
     ]
 
@@ -96,7 +102,10 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
         listing = nodes.definition_list(classes=["forkwait-mutants"])
         for mutant in mutants:
             item = nodes.definition_list_item()
-            item += nodes.term("", "", nodes.literal("", mutant.name))
+            term = nodes.term("", "", nodes.literal("", mutant.name))
+            if mutant.base != "reference":
+                term += nodes.Text(f" (a variant of the independent {mutant.base})")
+            item += term
             item += nodes.definition("", nodes.paragraph("", mutant.about))
             listing += item
         placeholder.replace_self([table, listing])

@@ -11,7 +11,12 @@ reference is not, and the suite must pass every MUST of it:
 - each *latitude variant*, a module of this folder declaring ``LATITUDE``: the
   reference taking one latitude of the text the other way. It may fail the
   SHOULDs its ``LATITUDE`` names, and must fail each of them (else it takes no
-  latitude); nothing else.
+  latitude); nothing else;
+- each *independent implementation* (a package of tests/independent/): written
+  from the docs alone, with an architecture unlike the reference's, claiming
+  every profile. It may fail nothing: what it fails, the text did not ask of it
+  clearly enough, or the suite asks what no sentence states. (Its one-bug
+  variants are mutants: tests/mutants/_variants.py.)
 
 Each runs through ``forkwait-conformance`` in a process of its own, as a third party
 would run it (``--report``, several at a time; tests/implementation_runs.py): on the
@@ -52,6 +57,7 @@ from tests.latitudes._variant import Latitude
 from tests.paths import DOCS, REPO, checkout_on_path
 
 HERE = REPO / "tests" / "latitudes"
+INDEPENDENT = REPO / "tests" / "independent"
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 
@@ -77,6 +83,16 @@ def variant_names() -> list[str]:
     )
 
 
+def independent_names() -> list[str]:
+    """Every independent implementation: the packages of tests/independent/ (``_variants``,
+    where its mutants are written, is none)."""
+    return sorted(
+        p.name
+        for p in INDEPENDENT.iterdir()
+        if (p / "__init__.py").is_file() and not p.name.startswith("_")
+    )
+
+
 def latitude_of(name: str) -> Latitude:
     latitude = importlib.import_module(f"tests.latitudes.{name}").LATITUDE
     assert isinstance(latitude, Latitude), name
@@ -95,6 +111,8 @@ def targets() -> dict[str, Target]:
         )
     for name in variant_names():
         runs[name] = Target(f"tests.latitudes.{name}:adapter", latitude_of(name))
+    for name in independent_names():  # under the schedules too, if it offers an explorer
+        runs[f"independent_{name}"] = Target(f"tests.independent.{name}:adapter", every_profile)
     return runs
 
 
@@ -283,6 +301,10 @@ def describe(name: str) -> str:
         return "the reference behind only the surface the spec states" + (
             f", claiming {alone} alone" if alone else ""
         )
+    if name.startswith("independent_"):
+        source = INDEPENDENT / name.removeprefix("independent_") / "__init__.py"
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        return "written from the docs alone: " + (ast.get_docstring(tree) or "").splitlines()[0]
     tree = ast.parse((HERE / f"{name}.py").read_text(encoding="utf-8"))
     return (ast.get_docstring(tree) or "").splitlines()[0]
 

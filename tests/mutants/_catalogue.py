@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tests.mutants._contract import Contract
+from tests.mutants._variants import Variant
 
 MUTANT_DIR = Path(__file__).parent
 PACKAGE = "tests.mutants"
@@ -44,6 +45,13 @@ def contracts() -> dict[str, Contract]:
 def describe(name: str) -> str:
     """The first line of a mutant module's docstring: what it gets wrong."""
     return (module(name).__doc__ or "").strip().partition("\n")[0]
+
+
+def base_of(name: str) -> str:
+    """The implementation a mutant changes: ``reference`` (``_base.mutant``), or the package of
+    tests/independent/ its ``VARIANT`` (``_variants.Variant``) edits."""
+    variant = getattr(module(name), "VARIANT", None)
+    return variant.base if isinstance(variant, Variant) else "reference"
 
 
 def misfiled() -> list[str]:

@@ -10,23 +10,25 @@ from __future__ import annotations
 
 import json
 
-from tests.mutants._catalogue import contracts, describe
+from tests.mutants._catalogue import base_of, contracts, describe
 from tests.paths import DOCS
 
 RECORD = DOCS / "_mutation" / "mutants.json"
 
 
 def record() -> str:
-    """The record's text: every mutant, what it gets wrong, what it breaks and fails besides."""
+    """The record's text: every mutant, what it gets wrong, what it breaks and fails besides,
+    and which implementation it changes."""
     mutants = {
         name: {
             "about": describe(name),
             "breaks": sorted(mutant.breaks),
             "extras": sorted(mutant.extras),
+            "base": base_of(name),
         }
         for name, mutant in sorted(contracts().items())
     }
-    return json.dumps({"format": 1, "mutants": mutants}, indent=1) + "\n"
+    return json.dumps({"format": 2, "mutants": mutants}, indent=1) + "\n"
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ CONTRACT = contract(
             "its probe adds callbacks to futures of tasks still running, which look done, so the "
             "callbacks run at once"
         ),
-        "FUTURE-THEN-1": reasons.LOOKS_DONE,
         "FUTURE-WAIT-ALL-FIRST-1": reasons.LOOKS_DONE,
         "FUTURE-FORKED-METHODS-1": reasons.LOOKS_DONE,
         "FUTURE-VALUE-NOT-DONE-1": "its probe of a running task requires the future not done "

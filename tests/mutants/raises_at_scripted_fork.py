@@ -43,10 +43,14 @@ CONTRACT = contract(
         "held tasks: 12.8 s, past the mutants' 10 s deadline",
         "FUTURE-WAIT-ALL-1": "the probe's late failure is raised by its scripted fork",
         "FUTURE-WAIT-ALL-FIRST-1": reasons.FAILED_FUTURE,
-        "LIFECYCLE-CALLERS-1": reasons.HELD_PAST_FORK,
         "LIFECYCLE-EXIT-1": "the probe's short task 7 fails, which its scripted fork raises",
         "WAIT-FROM-PYTHON-1": reasons.HELD_PAST_FORK,
         "WAIT-SELF-1": "the cycle's tasks fail while fork waits for them, which fork raises",
+    },
+    maybe={
+        "LIFECYCLE-CALLERS-1": "each caller's fork waits for its task to start, then 0.2 s: "
+        "the calls' tasks still meet within the start bound (measured passing), unless a "
+        "loaded machine delays the callers past it",
     },
     slow=True,  # its run sleeps out many deadlines and probes' patience
 )

@@ -17,7 +17,13 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("MODULE-METHOD-1")
+CONTRACT = contract(
+    "MODULE-METHOD-1",
+    extras={
+        "SCRIPT-MODULE-1": "probe 5 scripts a module again after changing its attribute: "
+        "fw.script called again MUST give what the module gives now",
+    },
+)
 
 _compiled: dict[int, tuple[Any, Any]] = {}  # id(module) -> (module, its compiled copy)
 

@@ -17,7 +17,7 @@ from conformance.adapter import Adapter
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("LIFECYCLE-CALLERS-1")
+CONTRACT = contract("LIFECYCLE-CALLERS-1", slow=True)  # callers wait out the start bound
 
 
 class _OneCallAtATime(ref.ScriptModule):

@@ -85,7 +85,12 @@ FAULTS = [
         f"hung past --example-timeout ({EXAMPLE_TIMEOUT} s)",
     ),
     ("wedges_in_c", "WAIT-FROM-PYTHON-1", "hang", "in wait\n"),  # the stack it hung in
-    ("crashes_on_lambda", "FORK-CALLABLES-1", "crash", "crashed the interpreter"),
+    (
+        "crashes_on_lambda",
+        "FORK-CALLABLES-1",
+        "crash",
+        "ended the executor process with os._exit(70)",
+    ),
 ]
 
 

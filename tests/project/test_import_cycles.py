@@ -132,7 +132,12 @@ LAYERS = {
     "executor": ("conformance.executor",),
     "reports": ("conformance.reports",),
     "run": ("conformance.run",),
-    "cli": ("conformance.cli", "conformance.subcommands"),
+    "cli": (
+        "conformance.cli",
+        "conformance.command",
+        "conformance.stopping",
+        "conformance.subcommands",
+    ),
     "sphinx_ext": ("conformance.sphinx_ext",),
 }
 #: layer -> the other layers it may import; nothing may import cli or sphinx_ext

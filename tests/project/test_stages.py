@@ -90,3 +90,37 @@ def test_make_test_leaves_out_only_the_mutant_runs_and_ci_runs_them() -> None:
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     check = makefile.partition("\ncheck: docs-tools")[2].partition("\n\n")[0]
     assert " test mutants " in check.replace("\\\n", " ").replace("\t", " "), check
+
+
+def test_skips_are_counted_and_explained_and_an_all_skipped_stage_is_not_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "test_some.py").write_text(
+        "import pytest\n"
+        "def test_ok():\n    pass\n"
+        "@pytest.mark.xfail(reason='known')\ndef test_xfails():\n    assert False\n"
+        "@pytest.mark.skip(reason='no browser here')\ndef test_skips():\n    pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "test_all.py").write_text(
+        "import pytest\npytestmark = pytest.mark.skip(reason='Playwright is missing')\n"
+        "def test_a():\n    pass\ndef test_b():\n    pass\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(stages, "WORKERS", "0")
+    monkeypatch.chdir(tmp_path)
+    run = [
+        stages.Stage("some", "some tests skip", ("test_some.py",)),
+        stages.Stage("all", "every test skips", ("test_all.py",)),
+    ]
+    assert stages.run(run) == 0
+    out = capfd.readouterr().out
+    assert "SKIPPED [1] test_some.py" in out  # pytest's own summary gives each reason (-rs)
+    table = out[out.index(" stages ") :]
+    lines = {line.split()[0]: line for line in table.splitlines() if line.strip()}
+    assert lines["some"].endswith("passed, 1 of 3 tests skipped")  # the xfail ran: no skip
+    assert lines["all"].endswith("skipped: all 2 tests skipped")
+    assert "  some: 1 skipped: no browser here" in table
+    assert "  all: 2 skipped: Playwright is missing" in table
+    assert "no stage failed; 1 of 2 passed, skipped: all (every test of it skipped" in table
+    assert "every stage passed" not in table

@@ -23,10 +23,20 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
         "exclude_patterns = ['probes']\n"
     )
     mutants = {
-        "format": 1,
+        "format": 2,
         "mutants": {
-            "breaks_one": {"about": "Breaks ONE.", "breaks": ["ONE-1"], "extras": []},
-            "also_one": {"about": "Fails ONE too.", "breaks": ["TWO-1"], "extras": ["ONE-1"]},
+            "breaks_one": {
+                "about": "Breaks ONE.",
+                "breaks": ["ONE-1"],
+                "extras": [],
+                "base": "reference",
+            },
+            "also_one": {
+                "about": "Fails ONE too.",
+                "breaks": ["TWO-1"],
+                "extras": ["ONE-1"],
+                "base": "pool",
+            },
         },
     }
     (tmp_path / "m.json").write_text(json.dumps(mutants))
@@ -52,13 +62,19 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
     assert "also_one" in one
     assert f"{strong}also_one" not in one
     assert "Fails ONE too." in html
+    # the listing says which implementation a mutant changes when it is not the reference
+    listing = html.partition('forkwait-mutants"')[2]
+    breaks_one = listing.partition(">breaks_one<")[2].partition("</dt>")[0]
+    also_one = listing.partition(">also_one<")[2].partition("</dt>")[0]
+    assert "variant" not in breaks_one
+    assert "(a variant of the independent pool)" in also_one
 
 
 def test_a_must_no_mutant_fails_is_a_warning(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text(
         "extensions = ['sphinx.ext.doctest', 'conformance.sphinx_ext.requirements']\n"
     )
-    (tmp_path / "m.json").write_text(json.dumps({"format": 1, "mutants": {}}))
+    (tmp_path / "m.json").write_text(json.dumps({"format": 2, "mutants": {}}))
     (tmp_path / "index.rst").write_text(
         "T\n=\n\n.. requirement:: ONE-1\n   :profile: core\n   :level: MUST\n\n   It MUST.\n\n"
         ".. testcode::\n\n   pass\n\n.. mutation-coverage:: m.json\n"

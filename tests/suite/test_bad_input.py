@@ -31,11 +31,31 @@ ONE = (
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--example-timeout", "-1"), "--example-timeout must be a finite number of seconds"),
-        (("--example-timeout", "nan"), "--example-timeout must be a finite number of seconds"),
-        (("--example-timeout", "inf"), "--example-timeout must be a finite number of seconds"),
-        (("--example-timeout", "1e300"), "from 0 (no limit) to 86400, got 1e+300"),
-        (("--schedules", "-3"), "--schedules must be 0 or more, got -3"),
+        (("--example-timeout", "-1"), "--example-timeout: must be 0 (no limit) or a number"),
+        (("--example-timeout", "nan"), "--example-timeout: must be 0 (no limit) or a number"),
+        (("--example-timeout", "inf"), "--example-timeout: must be 0 (no limit) or a number"),
+        (("--example-timeout", "1e300"), "from 0.001 to 86400, got '1e300'"),
+        # a float underflows to 0, which would mean no deadline at all
+        (("--example-timeout", "1e-400"), "from 0.001 to 86400, got '1e-400'"),
+        (("--schedules", "-3"), "--schedules: must be a whole number from 0 to 10000, got '-3'"),
+        # a list of that many schedule names does not fit in memory
+        (("--schedules", "99999999999"), "from 0 to 10000, got '99999999999'"),
+        (("--probe-seed", "-1"), "--probe-seed: must be a whole number from 0 to 1844"),
+        (("--probe-seed", "9" * 5000), "--probe-seed: must be a whole number from 0 to 1844"),
+        # an unset variable in CI: `--impl "$IMPL"` would test the reference, `--report
+        # "$OUT"` would write nothing, `--spec-root ""` would run the installed spec
+        *(
+            ((option, value), f"{option}: empty: give a value")
+            for option in (
+                "--impl",
+                "--report",
+                "--spec-root",
+                "--xfails-file",
+                "--skips-file",
+                "--schedule",
+            )
+            for value in ("", " ")
+        ),
         (("--schedule", "sometimes"), "--schedule 'sometimes': bad schedule 'sometimes'"),
         (("--report", "/proc/no/such/dir/r.json"), "cannot write the report to /proc/no/such"),
         (("--spec-root", "/no/such/folder"), "--spec-root /no/such/folder is not a folder"),
@@ -89,7 +109,7 @@ def test_a_requirement_whose_examples_never_ran_does_not_vanish(pytester: pytest
     text = result.stdout.str()
     assert "requirements with no example collected" in text
     assert "ONE-1" in text
-    result.stdout.fnmatch_lines(["core*1*0*0*0*0*0*1"])
+    result.stdout.fnmatch_lines(["core*1*0*0*0*0*0*0*1"])
     record = read_report(pytester.path / "r.json").by_id()["ONE-1"]
     assert (record.outcome, record.examples) == ("not-run", 0)
 
@@ -290,3 +310,35 @@ def test_the_spec_command_names_an_unusable_cache_folder_in_one_line(tmp_path: P
     assert done.returncode == 1
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert f"cannot use the cache folder {not_a_folder}/forkwait-spec/" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--impl", ""),
+        ("--report", ""),
+        ("--impl=",),
+        ("--example-timeout", "1e-400"),
+        ("--schedules", "99999999999"),
+    ],
+)
+def test_the_command_refuses_a_value_that_would_silently_mean_another(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """An unset ``$IMPL`` or ``$OUT`` in CI (``--impl "$IMPL"``) must not test the
+    reference or write no report with exit 0; a timeout that underflows to 0 must not
+    mean no deadline."""
+    (tmp_path / "one.rst").write_text(ONE)
+    done = _command(tmp_path, *args)
+    option = args[0].partition("=")[0]
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert f"error: argument {option}: " in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_an_implementation_variable_set_but_empty_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "one.rst").write_text(ONE)
+    done = _command(tmp_path, "-q", env={"FORKWAIT_IMPL": ""})
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert "$FORKWAIT_IMPL is set but empty" in done.stderr
+    assert "passed" not in done.stdout

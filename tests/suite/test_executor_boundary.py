@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.reports import drafts, triage
 from conformance.reports.json_report import read_report
 from tests.paths import FIXTURES
 from tests.suite.test_isolation import ROOT, outcomes, write_spec
@@ -132,7 +133,7 @@ def test_a_fork_child_outliving_its_executor_does_not_hang_the_run(tmp_path: Pat
         output = finish(process)
     assert process.returncode == 1, output
     fault_alone(tmp_path, "crash", output)
-    assert "exited with status 5" in output
+    assert "the example ended the executor process with os._exit(5)" in output
     assert gone([int(pid_file.read_text())]), "the fork child outlived the run"
     assert time.monotonic() - started < 60
 
@@ -162,6 +163,23 @@ def test_a_test_that_fails_only_when_replayed_is_blamed_not_the_next(tmp_path: P
     assert "test 1 of group 'default' passed when it ran, and failed when replayed" in after
     assert "AssertionError: ran before" in after
     assert "NameError" not in after
+    # its cause (the short summary's, the triage's, the drafted reason's) names the
+    # replayed test, where it is, and what it raised: not ``RebuildFailed: default``
+    (record,) = report.by_id()["OK-AFTER-1"].results
+    assert record.cause == (
+        "not run: replaying test 1 of group 'default' (faults.rst, line 12) to rebuild its "
+        "namespace failed: AssertionError: ran before"
+    )
+    # the crash replaced the executor and the rebuild after it failed: one cascade, whose
+    # start is drafted as a skip (the next run then has no rebuild to fail), not its victim
+    shown = "\n".join(triage.render(report))
+    assert "cascade: after FAULT-1[1], 1 later example of faults.rst failed its rebuild" in shown
+    assert f"setup  {record.cause}" in shown
+    reasons = {d.requirement.id: d.reason() for d in drafts.drafts(report)[drafts.SKIPS]}
+    assert list(reasons) == ["FAULT-1"]
+    assert reasons["FAULT-1"].startswith(f"{drafts.TO_CONFIRM}{drafts.BREAKS}: after FAULT-1[1]")
+    assert "ERROR faults.rst::OK-AFTER-1[1] - not run: replaying test 1" in output
+    assert "RebuildFailed" not in output
 
 
 def test_a_test_that_fails_again_when_replayed_is_no_one_else_s_fault(tmp_path: Path) -> None:
@@ -329,3 +347,23 @@ def test_executor_folders_of_runs_killed_outright_are_removed_by_the_next_run(
         assert process.returncode in (1, 4), output
         left = sorted(p.name for p in temp.iterdir() if not p.name.startswith("pytest-of-"))
         assert left == [alive_run.name], output
+
+
+def test_an_implementation_that_exits_while_imported_is_named_with_its_status(
+    tmp_path: Path,
+) -> None:
+    """No example ran yet: the exit is the import's, and no fresh executor takes over."""
+    (tmp_path / "exits_on_import.py").write_text("import os\nos._exit(3)\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--impl", "exits_on_import:adapter"],
+        capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, output
+    assert (
+        "importing implementation 'exits_on_import:adapter' ended the executor process "
+        "with os._exit(3)"
+    ) in output
+    assert "the example" not in output
+    assert "fresh one runs the next example" not in output

@@ -10,6 +10,7 @@ of test_isolation.py (FAULT-1 the misbehaving example), bounded in time.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -18,6 +19,9 @@ import pytest
 
 from conformance.executor import wire
 from conformance.reports.json_report import read_report
+from conformance.sphinx_doctest.model import Location
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 from tests.suite.test_executor_boundary import fault_alone
 from tests.suite.test_isolation import outcomes
 from tests.suite.test_outside_world import finish, suite, with_fault
@@ -97,3 +101,32 @@ def test_the_deadline_signal_sent_by_the_example_is_told_by_its_name(tmp_path: P
     assert "sent by the example itself or from outside" in message
     assert "timed out" not in message
     assert time.monotonic() - started < 25  # no deadline was waited out
+
+
+def test_what_an_example_did_crosses_the_channel_as_data_with_its_kind() -> None:
+    """A failure's kind and a deadline's seconds arrive typed: nothing reads them back
+    out of a text (a timeout was the text ``Timeout (>2s)``, parsed on arrival)."""
+    failure = ExampleFailure(
+        "raise ValueError('v')\n",
+        Location(Path("/spec/a.rst"), 3, "a.rst"),
+        3,
+        FailureKind.EXCEPTION,
+        "Traceback (most recent call last):\n  ...\nValueError: v\n",
+        "ValueError",
+    )
+    result = DoctestResult(1, [failure], "the doctest report")
+    data = json.loads(json.dumps(wire.result_data(result)))
+    assert wire.result_from(data) == result
+    stopped = DeadlineExceeded(2.0, "--example-timeout")
+    where = f"{WHERE_NOTE}Traceback (most recent call last):\n  ...\n"
+    sent = json.loads(json.dumps(wire.interruption_data(stopped, where)))
+    arrived = wire.interruption_from(sent)
+    assert isinstance(arrived, DeadlineExceeded)
+    assert (arrived.seconds, arrived.setting, arrived.__notes__) == (
+        2.0,
+        "--example-timeout",
+        [where],
+    )
+    unknown = {**data, "failures": [{**data["failures"][0], "kind": "Timeout (>2s)"}]}
+    with pytest.raises(ValueError, match="is not a valid FailureKind"):
+        wire.result_from(unknown)  # the harness's reader takes it for a broken channel

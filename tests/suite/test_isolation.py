@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.reports import drafts, triage
 from conformance.reports.json_report import RunReport, read_report
 from tests.paths import REPO
 
@@ -85,6 +86,8 @@ HEADER = """Faults
 
 FAULTS = {
     "crash": "import os\nos._exit(70)",
+    "exit-0": "import os\nos._exit(0)",
+    "exit-3": "import os\nos._exit(3)",
     # Python can interrupt this hang; it leaves a stuck thread and a poisoned module behind
     "hang": (
         "import json, threading, time\njson._poisoned = True\n"
@@ -140,11 +143,12 @@ def others_pass(report: RunReport) -> bool:
 @pytest.mark.parametrize(
     ("fault", "kind", "said"),
     [
-        ("crash", "crash", "the example crashed the interpreter"),
+        ("crash", "crash", "the example ended the executor process with os._exit(70)"),
+        ("exit-0", "crash", "the example ended the executor process with os._exit(0)"),
         ("hang", "timeout", "timed out after 2 s (--example-timeout); it was at:"),
         ("wedge", "hang", "hung past --example-timeout (2 s) where Python could not interrupt it"),
-        ("swallowed-timeout", "timeout", "and the timeout raised into it never surfaced"),
-        ("unwaited-timeout", "timeout", "and the timeout raised into it never surfaced"),
+        ("swallowed-timeout", "timeout", "the timeout raised into it never surfaced"),
+        ("unwaited-timeout", "timeout", "the timeout raised into it never surfaced"),
         ("keyboard-interrupt", "exception", "raised KeyboardInterrupt (this was not a Ctrl-C)"),
         ("system-exit", "exception", "SystemExit: 3"),
     ],
@@ -159,6 +163,39 @@ def test_a_fault_fails_its_own_example_only(
     assert said in report.by_id()["FAULT-1"].message
     assert report.complete
     assert not report.interrupted
+
+
+@pytest.mark.parametrize("status", [0, 3])
+def test_an_exit_is_named_by_its_status_in_its_failure_cause_triage_and_draft(
+    status: int, tmp_path: Path
+) -> None:
+    """``os._exit(0)`` was said to have broken the executor's channel (os._exit(3) not)."""
+    result, report = run_suite(write_spec(tmp_path, f"exit-{status}"))
+    said = f"the example ended the executor process with os._exit({status})"
+    (record,) = report.by_id()["FAULT-1"].results
+    assert (record.outcome, record.kind) == ("failed", "crash"), result.stdout
+    assert said in record.message
+    assert record.cause.startswith(said)
+    assert "channel" not in record.cause + record.message
+    assert f"crash: {said}" in "\n".join(triage.render(report))
+    (draft,) = drafts.drafts(report)[drafts.SKIPS]
+    assert draft.reason() == f"{drafts.TO_CONFIRM}{record.cause}"
+    assert f"FAILED faults.rst::FAULT-1[1] - {said[:20]}" in result.stdout
+    assert others_pass(report), result.stdout
+
+
+def test_a_timeout_says_its_deadline_and_where_the_example_was_not_the_harness(
+    tmp_path: Path,
+) -> None:
+    result, report = run_suite(write_spec(tmp_path, "hang"))
+    (record,) = report.by_id()["FAULT-1"].results
+    assert record.kind == "timeout", result.stdout
+    assert record.cause == "timed out after 2 s; at faults.rst, line 30: time.sleep(3600)"
+    assert "testcode at faults.rst, line 27 timed out after 2 s (--example-timeout)" in (
+        record.message
+    )
+    assert "conformance/executor" not in record.message  # the deadline's own frames
+    assert "DeadlineExceeded: timed out after 2 s (--example-timeout)" in record.message
 
 
 def test_a_run_leaves_nothing_in_the_temp_dir(tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ def test_recorded_reports_render(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").count("\n| ") > 80
 
 
-def test_reports_of_this_format_and_the_previous_one_render_side_by_side(tmp_path: Path) -> None:
+def test_a_recorded_report_and_a_new_one_render_side_by_side(tmp_path: Path) -> None:
     write_report(ENGINE, tmp_path / "new.json")
     out = tmp_path / "matrix.md"
     done = subprocess.run(

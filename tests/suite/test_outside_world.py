@@ -183,10 +183,52 @@ def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
     assert runs["OK-AFTER-2"] == "not-run"
 
 
+def _catches(pid: int, signum: int) -> bool:
+    """Has process ``pid`` a handler of its own for ``signum`` (``SigCgt``)?"""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.5])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_in_the_first_moments_still_leaves_an_interrupted_report(
+    signum: signal.Signals, delay: float, tmp_path: Path
+) -> None:
+    """On an empty cache the first seconds go to imports and Sphinx's read of the spec:
+    a stop then is a stopped run too (exit 2, a report marked interrupted), never a death
+    by signal, a traceback, or an earlier run's report left standing."""
+    report = tmp_path / "report.json"
+    report.write_text('{"complete": true, "left": "by an earlier run"}')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli", "--report", str(report), "-q"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )  # fmt: skip
+    try:
+        # from the moment the command owns the stop signals (its first import)
+        deadline = time.monotonic() + BOUND
+        while not _catches(process.pid, signal.SIGTERM) and time.monotonic() < deadline:
+            time.sleep(0.002)
+        time.sleep(delay)
+        os.kill(process.pid, signum)
+        output = finish(process, BOUND)
+    finally:
+        kill_session(process.pid)
+    assert process.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert "Traceback" not in output
+    written = read_report(report)
+    assert (written.interrupted, written.complete) == (True, False)
+    assert written.verdict().passed is False
+
+
 @pytest.mark.parametrize(
     "bad",
     [
         ("--impl", "bogus:x"),
+        ("--impl", ""),  # an unset variable: not a run of the default implementation
         ("--example-timeout", "-1"),
         ("--example-timeout", "soon"),  # refused by the command's own parser
         ("--spec-root", "/no/such"),

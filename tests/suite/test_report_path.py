@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import build_parser, main
+from conformance.cli import main
+from conformance.command import build_parser
 from conformance.reports.atomic import NotReplaceable, write_atomically
 from conformance.reports.json_report import RunReport, write_report
 from conformance.reports.report_path import REPORT_NOT_WRITTEN

@@ -12,7 +12,6 @@ import pytest
 
 from conformance.reports.json_report import (
     FORMAT,
-    READ,
     ExampleRecord,
     ReportError,
     RequirementRecord,
@@ -20,6 +19,8 @@ from conformance.reports.json_report import (
     read_report,
     to_json,
 )
+from conformance.reports.results import EXAMPLE_OUTCOMES, OUTCOMES
+from conformance.reports.verdict import STATUSES
 from tests.paths import RESULTS
 
 
@@ -37,8 +38,11 @@ def validate(report: dict[str, Any]) -> None:
 
 def test_the_schema_is_a_valid_schema_of_this_format() -> None:
     jsonschema.Draft202012Validator.check_schema(schema())
-    assert schema()["properties"]["format"]["enum"] == list(READ)
-    assert max(READ) == FORMAT
+    assert schema()["properties"]["format"]["const"] == FORMAT
+    profile = schema()["properties"]["verdict"]["properties"]["profiles"]["additionalProperties"]
+    assert profile["properties"]["status"]["enum"] == list(STATUSES)
+    assert schema()["$defs"]["outcome"]["enum"] == list(OUTCOMES)
+    assert schema()["$defs"]["example_outcome"]["enum"] == list(EXAMPLE_OUTCOMES)
 
 
 @pytest.mark.parametrize("name", ["reference", "torch"])
@@ -85,7 +89,7 @@ def test_the_schema_rejects_what_is_not_a_report() -> None:
             validate(broken)
 
 
-def test_the_verdict_is_in_the_report_and_optional_for_older_ones() -> None:
+def test_the_verdict_is_in_the_report() -> None:
     passed = ExampleRecord(1, "default", "", "passed", "", "", "a.rst::R-1[1]", line=12)
     failed = ExampleRecord(1, "default", "", "failed", "timeout", "timed out", "a.rst::S-1[1]")
     report = written(
@@ -107,24 +111,23 @@ def test_the_verdict_is_in_the_report_and_optional_for_older_ones() -> None:
     for missing in ("verdict", "selection"):
         with pytest.raises(jsonschema.ValidationError, match=repr(missing)):
             validate({key: value for key, value in report.items() if key != missing})
+    example = report["requirements"][0]["results"][0]
+    for missing in ("line", "probe", "cause"):
+        broken = {key: value for key, value in example.items() if key != missing}
+        with pytest.raises(jsonschema.ValidationError, match=repr(missing)):
+            validate({**report, "outside_requirements": [broken]})
 
 
-def test_a_report_of_the_previous_format_is_read_and_an_unknown_one_refused(
-    tmp_path: Path,
-) -> None:
-    failed = ExampleRecord(1, "default", "", "failed", "exception", "a\nKeyError: 'x'", "a::R-1[1]")
-    requirement = RequirementRecord("R-1", "core", "MUST", "failed", 0.1, 1, "", (failed,))
-    report = written((requirement,), selection=("--quick",))
-    assert report["requirements"][0]["results"][0]["cause"] == ""
-    older = {key: value for key, value in report.items() if key != "selection"}
-    del older["requirements"][0]["results"][0]["cause"]
-    path = tmp_path / "older.json"
-    path.write_text(json.dumps({**older, "format": 2}))
-    validate(json.loads(path.read_text()))
-    read = read_report(path)
-    assert read.selection == ("a selection",)  # format 2 said only "partial"
-    assert read.requirements[0].results[0].cause == "KeyError: 'x'"  # from its message
-    for unknown in (1, FORMAT + 1, "3"):
-        path.write_text(json.dumps({**report, "format": unknown}))
-        with pytest.raises(ReportError, match=r"report format .*; this suite reads formats 2, 3"):
+def test_a_report_of_any_other_format_is_refused_naming_the_one_read(tmp_path: Path) -> None:
+    passed = ExampleRecord(1, "default", "", "passed", "", "", "a::R-1[1]")
+    report = written((RequirementRecord("R-1", "core", "MUST", "passed", 0.1, 1, "", (passed,)),))
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report))
+    assert read_report(path).requirements[0].outcome == "passed"
+    # 3 counted a partly checked requirement as passed: not read as if it had not
+    for other in (2, 3, FORMAT + 1, "4", True):
+        path.write_text(json.dumps({**report, "format": other}))
+        with pytest.raises(
+            ReportError, match=rf"report format .*; this suite reads format {FORMAT} only"
+        ):
             read_report(path)

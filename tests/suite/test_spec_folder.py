@@ -8,12 +8,15 @@ problem.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from conformance.reports.json_report import read_report
+from tests.paths import REPO
 from tests.suite.test_isolation import outcomes, write_spec
 from tests.suite.test_outside_world import finish, suite
 
@@ -94,3 +97,34 @@ def test_what_the_spec_s_conf_py_does_to_its_process_is_there_for_the_examples(
         output = finish(process)
     assert process.returncode == 0, output
     assert outcomes(read_report(folder / "report.json"))["CONF-1"] == ("passed", "")
+
+
+@pytest.mark.parametrize(
+    "locale",
+    [{}, {"LC_ALL": "POSIX", "PYTHONUTF8": "0"}],
+    ids=["utf-8", "posix"],
+)
+@pytest.mark.parametrize("name", [b"caf\xe9", "café".encode()], ids=["latin-1", "utf-8"])
+def test_a_folder_name_the_file_system_cannot_spell_as_text_is_no_internal_error(
+    name: bytes, locale: dict[str, str], tmp_path: Path
+) -> None:
+    """A spec folder, cache folder and report path whose names are not UTF-8, or not
+    ASCII under the POSIX locale (the file system's encoding then), reach Python as
+    lone surrogates: they are paths like any other."""
+    folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/" + name))
+    folder.mkdir()
+    write_spec(folder, "crash")
+    cache = Path(os.fsdecode(os.fsencode(tmp_path) + b"/cache-" + name))
+    report = Path(os.fsdecode(os.fsencode(folder) + b"/report-" + name + b".json"))
+    environment = {**os.environb, b"XDG_CACHE_HOME": os.fsencode(cache)}
+    environment.update((os.fsencode(k), os.fsencode(v)) for k, v in locale.items())
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--spec-root", os.fsencode(folder),
+         "--report", os.fsencode(report), "-q"],
+        capture_output=True, timeout=300, check=False, cwd=REPO, env=environment,
+    )  # fmt: skip
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    assert done.returncode == 1, output
+    assert "INTERNALERROR" not in output
+    assert outcomes(read_report(report))["FAULT-1"] == ("failed", "crash")
+    assert cache.is_dir()

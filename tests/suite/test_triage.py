@@ -1,7 +1,8 @@
 """From a first red run to a clean, declared one with the suite's own commands.
 
-An engine with three limits (tests/suite/adapters/limited.py: no keyword arguments, tasks
-that must pickle, a nesting limit whose deep forks hang) fails six examples of
+An engine with three limits (tests/suite/adapters/limited_engine.py, behind the adapter
+limited.py: no keyword arguments, tasks that must pickle, a nesting limit whose deep forks
+hang) fails six examples of
 fixtures/limits.rst for three causes. The run groups them by cause (in the terminal, in
 the short summary, in ``forkwait-conformance triage``), ``triage --write-expectations``
 drafts the files that declare them, and a second run with those files passes.
@@ -9,27 +10,34 @@ drafts the files that declare them, and a second run with those files passes.
 
 from __future__ import annotations
 
-import json
+import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conformance.catalog.expectations import load_entries
 from conformance.executor.handle import ExecutorFault
-from conformance.executor.processes import crash_summary, hang_summary
-from conformance.reports.causes import exception_line, first_difference, signature
-from conformance.reports.drafts import TO_CONFIRM, drafts
+from conformance.executor.processes import AFTER_A_CRASH, AFTER_ENDING_IT, crash_cause, hang_cause
+from conformance.executor.remote import RebuildFailed
+from conformance.reports.cause_lines import exception_line, first_difference, signature
+from conformance.reports.drafts import SKIP_KINDS, TO_CONFIRM, drafts
 from conformance.reports.json_report import (
     ExampleRecord,
     RequirementRecord,
     RunReport,
     read_report,
+    schema,
+    write_report,
 )
 from conformance.reports.triage import failures as failures_of
 from conformance.reports.triage import groups
-from conformance.run.causes import failure_cause
+from conformance.run.diagnosis import diagnose
+from conformance.sphinx_doctest.model import Location
+from conformance.sphinx_doctest.outcome import DeadlineExceeded, FailureKind
+from conformance.sphinx_doctest.runners import WHERE_NOTE, DoctestResult, ExampleFailure
 from tests.running import run_spec
 
 pytest_plugins = ["pytester"]
@@ -37,7 +45,7 @@ pytest_plugins = ["pytester"]
 LIMITED = "tests.suite.adapters.limited:adapter"
 PICKLE_LOCK = "TypeError: cannot pickle '_thread.lock' object"
 PICKLE_GENERATOR = "TypeError: cannot pickle 'generator' object"
-NO_KWARGS = "TypeError: fork() got an unexpected keyword argument"
+NO_KWARGS = "TypeError: a remote call takes positional arguments only, got"
 
 
 def triage(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -73,26 +81,24 @@ def test_a_red_run_is_sorted_by_cause_and_declared_into_a_clean_one(
         [
             "*= failures by cause =*",
             "6 failed examples, 3 causes (the most frequent first):",
-            f"[3] exception: {PICKLE_LOCK}",
-            f"    LIMIT-PICKLE-1[2]  exception  {PICKLE_GENERATOR}",
-            f"[2] exception: {NO_KWARGS} 'factor'",
-            "[[]1] timeout: timed out after 2 s; at limits.rst, line 75: return 0 if depth*",
+            f"[[]3] exception: {PICKLE_LOCK} (at limited_engine.py, line *, in submit)",
+            f"    LIMIT-PICKLE-1[[]2]  exception  {PICKLE_GENERATOR}",
+            f"[[]2] exception: {NO_KWARGS} *'factor'* (at limited_engine.py, line *, in submit)",
+            # a timeout's cause is where it hung: the engine's line, not the spec's
+            "[[]1] timeout: timed out after 2 s; at limits.rst, line 75: return 0 if depth*"
+            " (at limited_engine.py, line *, in _at_depth)",
             "*forkwait-conformance triage first.json --write-expectations DIR",
             "*= forkwait conformance: limited 1 =*",
         ]
     )
-    # a report of the previous format (no causes) gets the same causes from its messages
-    assert _as_format_2(pytester.path / "first.json") == [
-        (f.name, f.kind, f.cause) for f in failures_of(report)
-    ]
     # pytest's short summary gives each failure's cause, not the requirement's header
-    first.stdout.fnmatch_lines([f"FAILED limits.rst::LIMIT-KWARGS-1[2] - {NO_KWARGS} 'x'"])
+    first.stdout.fnmatch_lines([f"FAILED limits.rst::LIMIT-KWARGS-1[[]2] - {NO_KWARGS} *'x'*"])
     assert not [line for line in first.outlines if line.startswith("FAILED") and "(MUST" in line]
 
     # the same view from the report, and the drafted files
     shown = triage(pytester.path, "first.json", "--write-expectations", "declared")
     assert shown.returncode == 0, shown.stderr
-    assert f"[3] exception: {PICKLE_LOCK}" in shown.stdout
+    assert f"[3] exception: {PICKLE_LOCK} (at limited_engine.py" in shown.stdout
     xfails_file, skips_file = (
         pytester.path / "declared/xfails.toml",
         pytester.path / "declared/skips.toml",
@@ -169,26 +175,15 @@ def test_a_drafted_entry_keeps_what_the_run_already_counted_as_declared() -> Non
     drafted = drafts(_report(xfails, skips))
     by_id = {d.requirement.id: d.examples for d in drafted["xfails.toml"]}
     assert by_id == {
-        "R-1": {1: "prints 3 (known)", 2: "KeyError: 'x'"},
-        "R-2": {3: "output line 1: got '1', expected '2'"},
+        "R-1": {1: "prints 3 (known)", 2: f"{TO_CONFIRM}KeyError: 'x'"},
+        "R-2": {3: f"{TO_CONFIRM}output line 1: got '1', expected '2'"},
     }
     assert {d.requirement.id: d.examples for d in drafted["skips.toml"]} == {
-        "R-2": {1: "it deadlocks", 2: "timed out after 30 s"}
+        "R-2": {1: "it deadlocks", 2: f"{TO_CONFIRM}timed out after 30 s"}
     }
     assert drafted["xfails.toml"][0].reason() == (
         f"{TO_CONFIRM}example 1: prints 3 (known); example 2: KeyError: 'x'"
     )
-
-
-def _as_format_2(path: Path) -> list[tuple[str, str, str]]:
-    """The failures of the report at ``path`` written as format 2 and read back."""
-    data = json.loads(path.read_text())
-    for example in (e for r in data["requirements"] for e in r["results"]):
-        del example["cause"]
-    del data["selection"]
-    old = path.with_name("format-2.json")
-    old.write_text(json.dumps({**data, "format": 2}))
-    return [(f.name, f.kind, f.cause) for f in failures_of(read_report(old))]
 
 
 OUTPUT_DIFFERENCE = """\
@@ -223,10 +218,57 @@ def test_a_cause_is_the_exception_raised_or_the_first_line_that_differs() -> Non
 
 
 def test_a_crash_or_hang_says_what_happened_not_what_the_harness_did_next() -> None:
-    crash = ExecutorFault("crash", crash_summary(-11))
-    assert failure_cause(crash) == "the example crashed the interpreter (killed by SIGSEGV)"
-    hang = ExecutorFault("hang", hang_summary(30))
-    assert failure_cause(hang).startswith("hung past --example-timeout (30 s) where Python")
+    crash = ExecutorFault(FailureKind.CRASH, crash_cause(-11, False), AFTER_A_CRASH)
+    assert diagnose(crash).kind == FailureKind.CRASH
+    assert diagnose(crash).cause == "the example crashed the interpreter (killed by SIGSEGV)"
+    assert crash.summary.endswith(AFTER_A_CRASH)
+    hang = ExecutorFault(FailureKind.HANG, hang_cause(30), AFTER_ENDING_IT)
+    assert diagnose(hang).kind == FailureKind.HANG
+    assert diagnose(hang).cause.startswith("hung past --example-timeout (30 s) where Python")
+
+
+@pytest.mark.parametrize("status", [0, 3, 87])
+def test_an_exit_is_named_by_its_status_whatever_it_is(status: int) -> None:
+    """os._exit(0) was said to break the channel, and 87 (the executor's own status for
+    a broken channel) can be an example's too: only the executor's note tells them apart."""
+    said = f"the example ended the executor process with os._exit({status})"
+    assert crash_cause(status, channel_closed=False).startswith(said)
+    assert "channel" not in crash_cause(status, channel_closed=False)
+    assert "closed or replaced the executor's channel" in crash_cause(87, channel_closed=True)
+    at_start = crash_cause(1, False, "importing implementation 'x'")  # no example ran yet
+    assert at_start.startswith("importing implementation 'x' ended the executor process with")
+
+
+def test_a_timeout_s_cause_is_its_deadline_and_the_line_it_was_at() -> None:
+    where = (
+        f"{WHERE_NOTE}Traceback (most recent call last):\n"
+        '  File "/spec/wait.rst", line 130, in <module>\n    wait_forever()\n'
+        '  File "/venv/fw/_future.py", line 12, in wait\n    self._done.wait()\n'
+        "DeadlineExceeded: timed out after 30 s (--example-timeout)\n"
+    )
+    stopped = DeadlineExceeded(30.0, "--example-timeout")
+    stopped.add_note(where)
+    assert str(stopped) == "timed out after 30 s (--example-timeout)"
+    assert diagnose(stopped).kind == FailureKind.TIMEOUT
+    assert diagnose(stopped).cause == "timed out after 30 s; at wait.rst, line 130: wait_forever()"
+
+
+def test_a_failed_rebuild_names_the_replayed_test_and_what_it_raised() -> None:
+    """It was named ``conformance.executor.remote.RebuildFailed: default``."""
+    replayed = ExampleFailure(
+        "assert not done\n",
+        Location(Path("/spec/faults.rst"), 12, "faults.rst"),
+        13,
+        FailureKind.EXCEPTION,
+        "Traceback (most recent call last):\n  ...\nAssertionError: ran before\n",
+        "AssertionError",
+    )
+    error = RebuildFailed("default", [(0, DoctestResult(1, [replayed]))])
+    assert diagnose(error).kind == FailureKind.SETUP
+    assert diagnose(error).cause == (
+        "not run: replaying test 1 of group 'default' (faults.rst, line 13) to rebuild its "
+        "namespace failed: AssertionError: ran before"
+    )
 
 
 def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() -> None:
@@ -246,3 +288,58 @@ def test_causes_equal_but_for_names_numbers_and_addresses_share_a_signature() ->
         "output", "output line 1: got 'c', expected 'b'"
     )
     assert signature("exception", "KeyError: 1") != signature("output", "KeyError: 1")
+
+
+def test_triage_and_matrix_refuse_a_fifo_rather_than_wait_on_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.json"
+    os.mkfifo(fifo)
+    for command in (["triage", str(fifo)], ["matrix", str(fifo)]):
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", *command],
+            capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+        assert f"{fifo} is not a regular file" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def _stopped_in_its_first_second() -> RunReport:
+    never = RequirementRecord(
+        "R-1", "core", "MUST", "not-run", 0.0, 0, "", (_record(1, "not-run"),)
+    )
+    return replace(_report(never), complete=False, interrupted=True)
+
+
+@pytest.mark.parametrize(
+    ("report", "said"),
+    [
+        (_stopped_in_its_first_second(), "the run was interrupted; 1 requirement did not run"),
+        (
+            replace(_report(), selection=("-k R-2",)),
+            "a partial run (-k R-2): what follows covers only what it selected",
+        ),
+    ],
+)
+def test_triage_of_an_interrupted_or_partial_run_says_so_and_drafts_nothing(
+    tmp_path: Path, report: RunReport, said: str
+) -> None:
+    """ "no failures" of a run stopped before anything ran would read as a clean run, and
+    drafts from it as an engine with nothing to declare."""
+    write_report(report, tmp_path / "r.json")
+    shown = triage(tmp_path, "r.json")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[0].startswith(f"r.json: {said}")
+    drafted = triage(tmp_path, "r.json", "--write-expectations", "declared")
+    assert drafted.returncode == pytest.ExitCode.USAGE_ERROR, drafted.stdout
+    assert f"r.json: {said}" in drafted.stderr
+    assert "draft from the report of a whole run" in drafted.stderr
+    assert not (tmp_path / "declared").exists()
+
+
+def test_the_failure_kinds_are_the_report_s_and_only_absorbable_ones_are_xfail_drafts() -> None:
+    """One definition: the kinds a report may hold are FailureKind's values (the schema's
+    enum, whose "" is an example that did not fail), and a draft puts in the skips file
+    every kind an expected failure cannot absorb."""
+    assert set(schema()["$defs"]["kind"]["enum"]) == {"", *FailureKind}
+    assert set(SKIP_KINDS) == set(FailureKind) - {FailureKind.OUTPUT, FailureKind.EXCEPTION}
+    assert {k for k in FailureKind if k.stops_the_process} == {"timeout", "hang", "crash"}

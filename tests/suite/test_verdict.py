@@ -7,19 +7,18 @@ and JSON sides are checked end to end in tests/suite/test_harness.py.
 from __future__ import annotations
 
 from conformance.reports.json_report import ExampleRecord, RequirementRecord
+from conformance.reports.results import requirement_outcome
 from conformance.reports.verdict import Tally, judge
-from conformance.run.isolation import timeout_text
 
 
 def requirement(req_id: str, profile: str, level: str, *outcomes: str) -> RequirementRecord:
-    """A requirement whose examples ended with ``outcomes`` (its own: the worst)."""
-    order = ["not-run", "skipped", "passed", "xfailed", "xpassed", "failed"]
+    """A requirement whose examples ended with ``outcomes`` (its own as a run decides it)."""
     examples = tuple(
         ExampleRecord(n, "default", "", o, "output" if o == "failed" else "", "", f"x::{n}")
         for n, o in enumerate(outcomes, 1)
     )
-    worst = max(outcomes, key=order.index, default="not-run")
-    return RequirementRecord(req_id, profile, level, worst, 0.0, len(outcomes), "", examples)
+    outcome = requirement_outcome(outcomes)
+    return RequirementRecord(req_id, profile, level, outcome, 0.0, len(outcomes), "", examples)
 
 
 SPEC = (
@@ -108,34 +107,53 @@ def test_a_partial_run_never_says_conforms() -> None:
         )
 
 
+def test_a_must_checked_in_part_is_not_counted_passed_and_never_reads_conforms() -> None:
+    spec = (requirement("A-1", "core", "MUST", "passed", "skipped"), *SPEC[1:])
+    assert spec[0].outcome == "partly-checked"
+    for strict in (False, True):  # the skip is declared: the run passes, --strict or not
+        verdict = judge("impl", ["core", "async"], spec, strict=strict)
+        assert verdict.passed
+        assert verdict.headline() == (
+            "impl conforms, checked in part: core 1/2 MUST (1 checked in part), async 1/1 MUST"
+        )
+        # the line scripts read: the partly checked MUST is not among the passed
+        assert verdict.level_lines()[0] == "MUST: 2/3 passed, 1 partly-checked"
+        lines = [" ".join(line.split()) for line in verdict.lines()]
+        assert lines[1] == (
+            "core conforms, checked in part MUST 1/2 passed, 1 partly-checked; SHOULD 1/1 passed"
+        )
+        assert lines[2] == "async conforms MUST 1/1 passed"
+        # examples are counted as pytest counts them: no example is partly checked
+        assert lines[-1] == "examples: 4/6 passed, 2 skipped"
+    data = verdict.to_json()
+    assert data["profiles"]["core"]["status"] == "conforms, checked in part"
+    assert data["levels"]["MUST"]["partly-checked"] == 1
+    assert "partly-checked" not in data["examples"]
+
+
+def test_a_must_not_run_at_all_outweighs_one_checked_in_part() -> None:
+    spec = (
+        requirement("A-1", "core", "MUST", "passed", "skipped"),
+        requirement("A-2", "core", "MUST", "skipped"),
+    )
+    verdict = judge("impl", ["core"], spec, strict=False)
+    assert verdict.profiles[0].status == "not fully checked"
+    assert verdict.headline() == "impl is not fully checked: core 0/2 MUST (1 checked in part)"
+    assert verdict.level_lines()[0] == "MUST: 0/2 passed, 1 partly-checked, 1 skipped"
+
+
+def test_a_partial_run_of_a_must_checked_in_part_passes_what_ran() -> None:
+    spec = (requirement("A-1", "core", "MUST", "passed", "skipped"),)
+    verdict = judge("impl", ["core"], spec, selection=["-k A-1"], strict=False)
+    assert verdict.headline() == (
+        "impl passes every MUST that ran (partial: -k A-1; not a verdict on the profiles): "
+        "core 0/1 MUST (1 checked in part)"
+    )
+
+
 def test_the_json_verdict_carries_the_terminal_lines() -> None:
     verdict = judge("impl", ["core"], SPEC, strict=False)
     data = verdict.to_json()
     assert data["lines"] == verdict.level_lines()
     assert data["levels"]["MUST"] == Tally({"passed": 2}).to_json()
     assert data["profiles"]["core"]["status"] == "conforms"
-
-
-TIMEOUT = """\
-testcode at wait.rst, line 130 was stopped by Failed:
-  130 | wait_forever()
-
-Traceback (most recent call last):
-  File "wait.rst", line 130, in <module>
-    wait_forever()
-  File "/venv/lib/python3.11/site-packages/pytest_timeout.py", line 317, in handler
-    timeout_sigalrm(item, settings)
-  File "/venv/lib/python3.11/site-packages/_pytest/outcomes.py", line 162, in __call__
-    raise Failed(msg=reason, pytrace=pytrace)
-Failed: Timeout (>30.0s) from pytest-timeout."""
-
-
-def test_a_timeout_says_timed_out_after_n_seconds_where_it_was() -> None:
-    assert timeout_text(TIMEOUT) == (
-        "testcode at wait.rst, line 130 timed out after 30 s (--example-timeout); it was at:\n"
-        "  130 | wait_forever()\n\n"
-        "Traceback (most recent call last):\n"
-        '  File "wait.rst", line 130, in <module>\n'
-        "    wait_forever()\n"
-        "timed out after 30 s"
-    )

@@ -9,15 +9,15 @@ differ only in addresses, numbers or quoted names (``'_thread.lock'`` beside
 ``'_Local'``, ``argument 'b'`` beside ``argument 'x'``) have one *signature*:
 the triage view (triage.py) groups by it.
 
-These read the texts the run writes (doctest's Expected/Got, a traceback), so
-that a report of an older format, which has no cause of its own, gets one from
-its failure messages too.
+These read the texts the run writes (doctest's Expected/Got, a traceback).
 """
 
 from __future__ import annotations
 
 import doctest
 import re
+
+from conformance.sphinx_doctest.outcome import FailureKind
 
 #: the longest cause kept: one line of a terminal, give or take
 LIMIT = 240
@@ -28,9 +28,6 @@ _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])")
 _QUOTED = re.compile(r"'[^'\n]{0,80}'|\"[^\"\n]{0,80}\"")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b.*")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)')
-_TIMEOUT = re.compile(r"Timeout \(>([0-9.]+)s\)|timed out after ([0-9.]+) s")
-#: the line of a crash's or hang's story that says what happened (isolation.py writes it)
-_FAULT = re.compile(r"^[^\s:]+\[[^\n]*?\]: (.*)$", re.MULTILINE)
 
 
 def one_line(text: str, limit: int = LIMIT) -> str:
@@ -97,13 +94,11 @@ def first_difference(detail: str) -> str:
     return one_line(f"output line {number}: got no more, expected {expected[number - 1]!r}")
 
 
-def timeout_cause(message: str, where: str = "") -> str:
+def timeout_cause(seconds: float | None, where: str = "") -> str:
     """``timed out after 30 s; at fork.rst, line 42: fw.wait(f)``: the deadline and the
-    line of the example it was on (the innermost frame in a spec document)."""
-    seconds = _TIMEOUT.search(message)
-    cause = "timed out"
-    if seconds:
-        cause += f" after {float(seconds.group(1) or seconds.group(2)):g} s"
+    line of the example it was on (the innermost frame in a spec document of the
+    traceback ``where``)."""
+    cause = "timed out" if seconds is None else f"timed out after {seconds:g} s"
     lines = where.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         frame = _FRAME.match(lines[index])
@@ -124,23 +119,9 @@ def signature(kind: str, cause: str) -> str:
     """What equal causes share: the kind and the cause without where it happened, with
     addresses, numbers and (but in output) quoted names made alike."""
     text = _ADDRESS.sub("0x…", cause.partition(WHERE)[0])
-    if kind != "output":
+    if kind != FailureKind.OUTPUT:
         text = _QUOTED.sub("'…'", text)
     return f"{kind}: {_NUMBER.sub('N', text)}"
-
-
-def from_message(kind: str, message: str) -> str:
-    """The cause of a failure as well as its message alone tells it (a report written
-    before reports carried causes): the first output difference, the deadline, the
-    exception line, or the message's first line."""
-    if kind == "output" and "Expected" in message:
-        return first_difference(message[message.index("Expected") :])
-    if kind == "timeout":
-        return timeout_cause(message, message)
-    story = _FAULT.search(message) if kind in ("hang", "crash") else None
-    if story:
-        return fault_cause(story.group(1))
-    return exception_line(message)
 
 
 __all__ = [
@@ -149,7 +130,6 @@ __all__ = [
     "exception_line",
     "fault_cause",
     "first_difference",
-    "from_message",
     "one_line",
     "signature",
     "timeout_cause",
