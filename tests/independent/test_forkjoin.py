@@ -14,14 +14,14 @@ import time
 
 import pytest
 
-from .deadlock import DeadlockError
-from .future import Future
-from .pool import Task, TaskQueue
-from .runtime import fork, the_pool, wait
-from .schedule import use
-from .scripted import script
-from .tensor import tensor
-from .tracing import trace
+from tests.independent.forkjoin.deadlock import DeadlockError
+from tests.independent.forkjoin.future import Future
+from tests.independent.forkjoin.pool import Task, TaskQueue
+from tests.independent.forkjoin.runtime import fork, the_pool, wait
+from tests.independent.forkjoin.schedule import use
+from tests.independent.forkjoin.scripted import script
+from tests.independent.forkjoin.tensor import tensor
+from tests.independent.forkjoin.tracing import trace
 
 
 def test_a_wait_never_runs_the_task_on_the_waiting_thread() -> None:
