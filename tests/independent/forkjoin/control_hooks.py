@@ -24,6 +24,8 @@ class Controller(Protocol):
 
     def block_on(self, fut: Future[Any]) -> None: ...
 
+    def switch_point(self) -> None: ...
+
 
 active: contextvars.ContextVar[Controller | None] = contextvars.ContextVar(
     "forkjoin_controller", default=None

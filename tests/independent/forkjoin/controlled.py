@@ -135,6 +135,12 @@ class Controller:
             if chosen is not None:
                 chosen.go.release()
 
+    def switch_point(self) -> None:
+        """Let the schedule pick who runs next, this fiber among the others."""
+        current = _local.fiber
+        assert current is not None
+        self._switch(current, still_ready=True)
+
     def block_on(self, fut: Future[Any]) -> None:
         """Wait for ``fut`` while the other fibers run."""
         current = _local.fiber

@@ -22,14 +22,10 @@ _chosen: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 
 
 def schedules(n: int) -> list[str]:
-    """``n`` distinct schedule names: lifo, then seeded random orders.
-
-    ``fifo`` is a name ``use`` accepts but not one listed: the fifo order is the
-    one that seeded random orders repeat most often, so listing it beside them
-    would make two names give one interleaving sooner."""
+    """``n`` distinct schedule names: fifo, lifo, then seeded random orders."""
     if n < 0:
         raise ValueError(f"a number of schedules is not negative, got {n}")
-    return ["lifo", *(f"random:{seed}" for seed in range(1, n))][:n]
+    return ["fifo", "lifo", *(f"random:{seed}" for seed in range(1, n - 1))][:n]
 
 
 @contextmanager
@@ -45,6 +41,13 @@ def use(name: str) -> AbstractContextManager[None]:
     """A block inside which top-level scripted calls run under schedule ``name``."""
     Policy(name)  # a name it cannot run is refused here, before the block
     return _block(name)
+
+
+def switch_point() -> None:
+    """Under a schedule, let it pick which task runs on: a point besides fork and wait."""
+    controller = control_hooks.active.get()
+    if controller is not None and controller.owns_this_thread():
+        controller.switch_point()
 
 
 def scripted_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

@@ -90,7 +90,15 @@ def script(obj: Any) -> Any:
 
 
 def ignore(fn: Callable[..., T]) -> Callable[..., T]:
-    """Mark ``fn`` as plain Python for scripted code: it is called as it is."""
+    """Mark ``fn`` as plain Python for scripted code: it is called as it is, in its
+    caller's context; under a schedule, a call of it is one more point where the
+    schedule may switch tasks (what such a call does is what a program observes)."""
     if not callable(fn):
         raise TypeError(f"ignore needs a callable, got {fn!r}")
-    return fn
+
+    @functools.wraps(fn)
+    def plain(*args: Any, **kwargs: Any) -> T:
+        schedule.switch_point()
+        return fn(*args, **kwargs)
+
+    return plain
