@@ -6,11 +6,12 @@ that swapped out the callback list in between never runs the new callback,
 and a future ``then`` returned never completes.
 
 It breaks FUTURE-ADD-DONE-CALLBACK-1 ("run callback(fut) exactly once, when
-fut completes"). The suite catches it by chance: FUTURE-ADD-DONE-CALLBACK-1
-probe 2 failed in about one run in three (1 of 6 with ``-k
-FUTURE-ADD-DONE-CALLBACK-1``, 2 of 6 with ``-k FUTURE-``, 1 of 1 on the whole
-spec). A trace hook that pauses the adding thread at its ``with self._lock``
-line while another thread completes the future loses the callback every time.
+fut completes"). The suite catches it by chance: on the whole spec it failed
+FUTURE-ADD-DONE-CALLBACK-1 or FUTURE-THEN-1 in each of 3 runs, but a run of
+those two rules alone passed 5 times of 5 (and ``-k FUTURE-`` 4 of 6). A trace
+hook that pauses the adding thread at its ``with self._lock`` line while
+another thread completes the future loses the callback every time
+(tests/independent/test_forkjoin_races.py).
 """
 
 from tests.mutants._contract import contract
@@ -18,7 +19,9 @@ from tests.mutants._variants import Edit, Variant
 
 CONTRACT = contract(
     "FUTURE-ADD-DONE-CALLBACK-1",
-    maybe={"FUTURE-THEN-1": "a then-callback lost in the same race leaves its future pending"},
+    maybe={
+        "FUTURE-THEN-1": "a then-callback lost in the same race leaves its future pending",
+    },
 )
 
 VARIANT = Variant(

@@ -15,7 +15,7 @@ CONTRACT = contract(
     "CONTEXT-INHERITED-1",
     "CONTEXT-SNAPSHOT-1",
     "CONTEXT-ISOLATED-1",
-    extras={"CONTEXT-CALLS-1": "its examples read, in tasks, what a helper set in the caller"},
+    extras={"CONTEXT-CALLS-1": "its probes read, in tasks forked later, what a scripted call set"},
 )
 
 VARIANT = Variant(

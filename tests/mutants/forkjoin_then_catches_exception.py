@@ -12,7 +12,7 @@ raises ... it MUST NOT be raised to the code that completed the future").
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
-CONTRACT = contract("FUTURE-THEN-ERROR-1")
+CONTRACT = contract("FUTURE-THEN-ERROR-1", slow=True)
 
 VARIANT = Variant(
     "forkjoin",

@@ -6,16 +6,19 @@ of cores a developer measured on, hard-coded. Tasks that block outside
 compensating one, so tasks queued behind them do not start.
 
 It breaks ASYNC-STARTS-1 ("a forked task MUST start without anyone waiting on
-it"), ASYNC-CONCURRENT-1, LIFECYCLE-CALLERS-1 (six callers' tasks meeting at
-one barrier) and SCRIPT-IGNORE-1 (an ignored function joins a thread that
-waits on a future queued behind its own task).
+it"), ASYNC-CONCURRENT-1 and LIFECYCLE-CALLERS-1 (six callers' tasks meeting
+at one barrier); SCRIPT-IGNORE-1 too in one run of two (an ignored function
+joins a thread that waits on a future queued behind its own task).
 """
 
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
 CONTRACT = contract(
-    "ASYNC-STARTS-1", "ASYNC-CONCURRENT-1", "LIFECYCLE-CALLERS-1", "SCRIPT-IGNORE-1"
+    "ASYNC-STARTS-1",
+    "ASYNC-CONCURRENT-1",
+    "LIFECYCLE-CALLERS-1",
+    maybe={"SCRIPT-IGNORE-1": "its probe's task joins a thread waiting on a task queued behind"},
 )
 
 VARIANT = Variant(

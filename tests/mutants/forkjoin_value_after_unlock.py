@@ -7,15 +7,20 @@ that comes in between sees a done future and reads the old ``None``.
 It breaks FUTURE-CREATE-1 (``wait()``, ``value()`` and ``fw.wait(fut)`` "each
 return value itself") and, for forked futures, FORK-CALLS-1. The suite
 catches it by chance: WAIT-SAME-OBJECT-1 probe 5 (20,000 fork-and-wait under a
-tiny switch interval) failed in 2 of 6 runs. A profile hook that pauses the
-completing thread just after the lock's ``__exit__`` gives None every time.
+tiny switch interval) failed in 1 of 2 runs of the whole spec and 1 of 5 of
+that rule alone. A profile hook that pauses the completing thread just after
+the lock's ``__exit__`` gives None every time
+(tests/independent/test_forkjoin_races.py).
 """
 
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
 CONTRACT = contract(
-    "FUTURE-CREATE-1", maybe={"WAIT-SAME-OBJECT-1": "probe 5 races 20,000 waits with completions"}
+    "FUTURE-CREATE-1",
+    maybe={
+        "WAIT-SAME-OBJECT-1": "probe 5 races 20,000 waits with completions",
+    },
 )
 
 VARIANT = Variant(

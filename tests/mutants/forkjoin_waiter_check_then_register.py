@@ -8,9 +8,10 @@ new one, and the waiter blocks forever.
 It breaks FUTURE-WAKES-WAITERS-1 ("set_result and set_exception, called from
 any thread, MUST wake every thread blocked in wait() or fw.wait") and, for
 forked futures, every rule whose wait would then hang. The whole spec passes
-(one run; 101 examples of ``-k "FUTURE- or WAIT-"`` passed too). A trace hook
-that pauses the waiting thread at its ``with self._lock`` line while another
-thread completes the future leaves it blocked every time.
+(2 runs of 2; the 101 examples of ``-k "FUTURE- or WAIT-"`` passed too). A
+trace hook that pauses the waiting thread at its ``with self._lock`` line while
+another thread completes the future leaves it blocked every time
+(tests/independent/test_forkjoin_races.py).
 """
 
 from tests.mutants._contract import contract
