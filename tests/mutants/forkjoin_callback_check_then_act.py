@@ -1,4 +1,4 @@
-"""SURVIVES MOSTLY: a done callback added while the future completes is lost (check, then lock).
+"""CAUGHT ONLY BY CHANCE: a done callback added as the future completes is lost (check, then lock).
 
 The independent fork/join implementation's ``add_done_callback`` looks at the
 state before taking the future's lock, then appends under it: a completer

@@ -1,4 +1,4 @@
-"""SURVIVES MOSTLY: completion publishes the value after leaving the lock, so wait() can give None.
+"""CAUGHT ONLY BY CHANCE: completion sets the value after leaving the lock; wait() can give None.
 
 The independent fork/join implementation's completion sets the state under
 the future's lock and the value just after it: a ``wait()`` or ``value()``
