@@ -8,7 +8,8 @@ below says which implementation each mutant changes (the reference, or one of
 the implementations written from the docs alone). A *survivor* is a mutant
 the suite passes although it breaks a rule: it is no mutant failing that
 rule, its row names it as a survivor, and the listing says what no probe
-drives yet. The mutants
+drives yet; a mutant caught *by chance* (a race no probe forces) is named
+the same way. The mutants
 come from a JSON record beside the spec (``docs/_mutation/mutants.json``,
 written by ``python -m tests.mutants._record`` from the contracts the mutant
 modules declare, and checked current by
@@ -45,6 +46,8 @@ class Mutant:
     base: str
     #: a survivor: what no probe drives yet, so that the suite passes it (else "")
     survives: str
+    #: caught by chance: the race no probe forces, so that the suite fails it in some runs
+    chance: str
 
 
 def read_mutants(path: Path) -> list[Mutant]:
@@ -60,6 +63,7 @@ def read_mutants(path: Path) -> list[Mutant]:
             frozenset(m["extras"]),
             str(m["base"]),
             str(m["survives"]),
+            str(m["chance"]),
         )
         for name, m in sorted(data["mutants"].items())
     ]
@@ -102,6 +106,8 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
                 name = nodes.literal("", mutant.name)
                 if mutant.survives and req_id in mutant.breaks:
                     survivors += [nodes.Text(" survivor: "), nodes.emphasis("", "", name)]
+                elif mutant.chance and req_id in mutant.breaks:
+                    survivors += [nodes.Text(" by chance: "), nodes.emphasis("", "", name)]
                 elif req_id in mutant.breaks or req_id in mutant.extras:
                     killers += [nodes.strong("", "", name) if req_id in mutant.breaks else name]
                     killers.append(nodes.Text(" "))
@@ -127,6 +133,9 @@ def fill_mutation_coverage(app: Sphinx, doctree: nodes.document, docname: str) -
             if mutant.survives:
                 about += nodes.Text(" The suite passes it (a survivor): ")
                 about += nodes.emphasis("", mutant.survives)
+            if mutant.chance:
+                about += nodes.Text(" The suite catches it in some runs only: ")
+                about += nodes.emphasis("", mutant.chance)
             item += nodes.definition("", about)
             listing += item
         placeholder.replace_self([table, listing])

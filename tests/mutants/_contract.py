@@ -35,6 +35,10 @@ class Contract:
     #: Its runs must pass, so that a probe that starts catching it is noticed and the
     #: survivor becomes an ordinary mutant; the coverage page lists it as an open gap
     survives: str = ""
+    #: caught by chance: the suite fails the rules of ``breaks`` in some runs only (a race
+    #: that no probe forces), and this says which race. A run may fail them or pass; it fails
+    #: nothing else. Like a survivor, it is an open gap of the coverage page
+    chance: str = ""
 
     @property
     def fails(self) -> frozenset[str]:
@@ -49,11 +53,13 @@ def contract(
     slow: bool = False,
     strict: bool = False,
     survives: str = "",
+    chance: str = "",
 ) -> Contract:
     """A mutant's contract: the rules it ``breaks`` and the reasoned ``extras`` and ``maybe``
-    (or, for a survivor, what the suite does not drive yet that would catch it)."""
-    if survives and (extras or maybe):
-        raise ValueError("a survivor passes the whole suite: it has no extras and no maybe")
+    (or, for a survivor, what the suite does not drive yet that would catch it; for a mutant
+    caught by chance, the race no probe forces)."""
+    if survives and (extras or maybe or chance):
+        raise ValueError("a survivor passes the whole suite: no extras, maybe or chance")
     return Contract(
         breaks=frozenset(breaks),
         extras=MappingProxyType(dict(extras or {})),
@@ -61,4 +67,5 @@ def contract(
         slow=slow,
         strict=strict,
         survives=survives,
+        chance=chance,
     )

@@ -26,6 +26,7 @@ def record() -> str:
             "extras": sorted(mutant.extras),
             "base": base_of(name),
             "survives": mutant.survives,
+            "chance": mutant.chance,
         }
         for name, mutant in sorted(contracts().items())
     }

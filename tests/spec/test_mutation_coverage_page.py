@@ -31,6 +31,7 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
                 "extras": [],
                 "base": "reference",
                 "survives": "",
+                "chance": "",
             },
             "also_one": {
                 "about": "Fails ONE too.",
@@ -38,6 +39,7 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
                 "extras": ["ONE-1"],
                 "base": "pool",
                 "survives": "",
+                "chance": "",
             },
             "passes_one": {
                 "about": "Breaks ONE unseen.",
@@ -45,6 +47,15 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
                 "extras": [],
                 "base": "pool",
                 "survives": "no probe forks from a callback",
+                "chance": "",
+            },
+            "races_one": {
+                "about": "Breaks ONE at times.",
+                "breaks": ["ONE-1"],
+                "extras": [],
+                "base": "reference",
+                "survives": "",
+                "chance": "no probe forces the race",
             },
         },
     }
@@ -81,6 +92,9 @@ def test_the_table_lists_each_rules_examples_probes_and_mutants(tmp_path: Path) 
     assert f"{strong}passes_one" not in one
     assert "survivor: <em><code" in one
     assert "The suite passes it (a survivor): <em>no probe forks from a callback</em>" in html
+    assert f"{strong}races_one" not in one
+    assert "by chance: <em><code" in one
+    assert "in some runs only: <em>no probe forces the race</em>" in html
 
 
 def test_a_must_no_mutant_fails_is_a_warning(tmp_path: Path) -> None:
