@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from conformance.stopping import hold_stops, stop_like_ctrl_c
+from conformance.stopping import hold_stops, received, stop_like_ctrl_c
 
 #: pytest's ExitCode.INTERRUPTED, without importing pytest before the signals are ours
 INTERRUPTED = 2
@@ -22,6 +22,7 @@ INTERRUPTED = 2
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     stop_like_ctrl_c()
+    before = set(sys.modules)
     stopped: KeyboardInterrupt | None = None
     try:
         from conformance import command  # noqa: PLC0415 - only once the signals are ours
@@ -29,9 +30,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = command.main(args)
     except KeyboardInterrupt as exc:  # before pytest's session could handle it
         stopped, status = exc, INTERRUPTED
+    except Exception:
+        if not received:
+            raise
+        # a stop inside an import that something caught on its way up leaves a module half
+        # made, and the next import that needs it fails: that is the stop's doing
+        stopped, status = KeyboardInterrupt(received[0]), INTERRUPTED
     if status != INTERRUPTED:
         return status
     hold_stops()
+    if stopped is not None:  # modules the stop may have left half made are made again, whole
+        for name in set(sys.modules) - before:
+            del sys.modules[name]
     from conformance import command  # noqa: PLC0415
 
     command.leave_interrupted_report(args, stopped)

@@ -19,19 +19,34 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 claimed: list[Path] = []
 
 
+#: the stop signal received, if any: a stop that lands inside an import can leave a module
+#: half made, so that what fails next is an import, not a KeyboardInterrupt
+received: list[str] = []
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
     """Stop the run as Ctrl-C does: pytest ends the session, the plugin ends the workers
     and writes the report marked interrupted; exit status 2. Once is enough."""
     for other in STOP_SIGNALS:
         signal.signal(other, signal.SIG_IGN)
-    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+    received.append(f"stopped by {signal.Signals(signum).name}")
+    raise KeyboardInterrupt(received[-1])
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C as Python's own handler does it, noted."""
+    received.append("stopped by Ctrl-C (SIGINT)")
+    raise KeyboardInterrupt
 
 
 def stop_like_ctrl_c() -> None:
-    """Treat SIGTERM and SIGHUP as Ctrl-C (unless they are ignored, as under nohup)."""
+    """Treat SIGTERM and SIGHUP as Ctrl-C (unless they are ignored, as under nohup), and
+    note each stop, Ctrl-C's too."""
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is signal.SIG_DFL:
             signal.signal(signum, _stop)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
 
 
 def hold_stops() -> None:
@@ -42,4 +57,4 @@ def hold_stops() -> None:
             signal.signal(signum, signal.SIG_IGN)
 
 
-__all__ = ["STOP_SIGNALS", "claimed", "hold_stops", "stop_like_ctrl_c"]
+__all__ = ["STOP_SIGNALS", "claimed", "hold_stops", "received", "stop_like_ctrl_c"]

@@ -6,9 +6,10 @@ each stage's outcome, its wall time and the CPU time its processes used (on a ma
 with other work, wall time far above half the CPU time says the stage waited for the cores).
 Every stage runs even when one fails, and the whole run fails if any stage did, or collected
 no test at all (a folder that moved must not pass in silence). A skipped test is never counted
-as a pass in silence either: pytest prints each skip's reason (``-rs``), and the table says how
-many of a stage's tests skipped, why, and calls a stage whose every test skipped "skipped", not
-"passed" (the browser test without Chromium or Playwright).
+as a pass in silence either: pytest prints each skip's reason (``-rfEs``: failures and errors
+too, as by default), and the table says how many of a stage's tests skipped, why, and calls a
+stage whose every test skipped "skipped", not "passed" (the browser test without Chromium or
+Playwright).
 
 ``python -m tests.stages`` runs every stage but the mutant runs (``make test``);
 ``python -m tests.stages mutants`` runs one (``make test STAGES=mutants``). The mutants
@@ -60,8 +61,8 @@ class Stage:
     default: bool = True
 
     def pytest_args(self) -> list[str]:
-        # -rs: every skip's reason in pytest's short summary
-        return ["-n", WORKERS, "-rs", *self.paths, *(f"--ignore={path}" for path in self.ignore)]
+        # -rfEs: pytest's short summary of failures and errors, and every skip's reason
+        return ["-n", WORKERS, "-rfEs", *self.paths, *(f"--ignore={path}" for path in self.ignore)]
 
 
 #: the stages with a folder (or file) of their own, in the order they run after the unit tests

@@ -183,6 +183,38 @@ def test_a_stop_signal_ends_the_workers_and_leaves_an_interrupted_report(
     assert runs["OK-AFTER-2"] == "not-run"
 
 
+#: a stop that lands inside an import, caught on its way up by the code being imported (as
+#: happens inside Sphinx's and docutils' imports): the next import fails, not with the stop
+_HALF_MADE = """
+import sys
+from conformance import cli, stopping
+
+class HalfMade:
+    def find_spec(self, name, path=None, target=None):
+        if name == "conformance.command" and not stopping.received:
+            stopping.received.append("stopped by SIGTERM")
+            sys.modules["docutils.parsers.rst"] = type(sys)("docutils.parsers.rst")
+            raise AttributeError("module 'docutils.parsers.rst' has no attribute 'directives'")
+        return None
+
+sys.meta_path.insert(0, HalfMade())
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_stop_that_leaves_a_module_half_made_is_still_a_stop(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-c", _HALF_MADE, "--report", str(report), "-q"],
+        cwd=ROOT, capture_output=True, text=True, timeout=BOUND, check=False,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+    )  # fmt: skip
+    assert done.returncode == pytest.ExitCode.INTERRUPTED, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "stopped by SIGTERM before any example ran" in done.stderr
+    assert read_report(report).interrupted
+
+
 def _catches(pid: int, signum: int) -> bool:
     """Has process ``pid`` a handler of its own for ``signum`` (``SigCgt``)?"""
     with contextlib.suppress(OSError):
