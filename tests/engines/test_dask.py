@@ -366,5 +366,5 @@ def test_the_suite_on_a_multi_process_cluster_fails_only_the_shared_memory_requi
         if r.results and all(x.message.endswith("gives no explorer") for x in r.results)
     }
     assert {r.id for r in claimed if r.outcome == "skipped"} == skips
-    assert {r.outcome for r in claimed} <= {"passed", "xfailed", "skipped"}
+    assert {r.outcome for r in claimed} <= {"passed", "partly-checked", "xfailed", "skipped"}
     assert time.monotonic() - started < 600

@@ -58,6 +58,11 @@ from tests.paths import DOCS, REPO, checkout_on_path
 
 HERE = REPO / "tests" / "latitudes"
 INDEPENDENT = REPO / "tests" / "independent"
+#: an independent implementation runs as its author would run it, under the suite's default
+#: deadline: the deadline of the other runs (tests/implementation_runs.py) is short, to keep
+#: the reference's hanging variants cheap, and an implementation whose design the reference
+#: did not shape may take seconds where the reference takes less on the deepest probes
+INDEPENDENT_ARGS = ("--example-timeout", "30")
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 
@@ -72,6 +77,8 @@ class Target:
     impl: str
     latitude: Latitude
     env: dict[str, str] = field(default_factory=dict)
+    #: more options of its run
+    args: tuple[str, ...] = ()
 
 
 def variant_names() -> list[str]:
@@ -112,7 +119,9 @@ def targets() -> dict[str, Target]:
     for name in variant_names():
         runs[name] = Target(f"tests.latitudes.{name}:adapter", latitude_of(name))
     for name in independent_names():  # under the schedules too, if it offers an explorer
-        runs[f"independent_{name}"] = Target(f"tests.independent.{name}:adapter", every_profile)
+        runs[f"independent_{name}"] = Target(
+            f"tests.independent.{name}:adapter", every_profile, args=INDEPENDENT_ARGS
+        )
     return runs
 
 
@@ -149,7 +158,7 @@ def run_target(target: Target, report: Path) -> Run:
         args += ["--schedules", "0"]
     if target.latitude.reaches:  # pytest's -k: ``ID[`` begins each of ID's examples' names
         args += ["-k", " or ".join(f"{rid}[" for rid in reached(target.latitude))]
-    return run_suite(target.impl, report, args, target.env)
+    return run_suite(target.impl, report, [*args, *target.args], target.env)
 
 
 #: filled by the fixture, read by the terminal summary (tests/latitudes/conftest.py)
@@ -174,9 +183,10 @@ def latitude_runs(
     folder = tmp_path_factory.mktemp("latitudes")
     every = targets()
 
-    def longest_first(name: str) -> tuple[bool, bool, str]:
-        latitude = every[name].latitude
-        return (not latitude.hangs, bool(latitude.reaches), name)
+    def longest_first(name: str) -> tuple[bool, bool, bool, str]:
+        target = every[name]
+        independent = target.args == INDEPENDENT_ARGS  # whole-spec runs of their own designs
+        return (not independent, not target.latitude.hangs, bool(target.latitude.reaches), name)
 
     order = sorted(needed(request.session.items), key=longest_first)
     start = time.monotonic()
