@@ -27,6 +27,7 @@ change.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
@@ -121,7 +122,10 @@ def materialise(variant: Variant, root: Path = INDEPENDENT) -> str:
     if target.is_dir():
         return name
     variants.mkdir(exist_ok=True)
-    (variants / "__init__.py").touch()
+    # made once and never touched again: a run checks that the files of the implementation
+    # it imported do not change under it, and other runs build their variants meanwhile
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(variants / "__init__.py", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     # several executors may build the same variant at once: each writes a folder of its own
     # and renames it into place; the first rename wins and the others drop theirs
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=variants))
