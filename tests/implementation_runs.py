@@ -28,6 +28,11 @@ from tests.preloaded_command import run_command
 #: that passes never reaches: one that fails may end as a timeout instead. An implementation
 #: that hangs waits the deadline out, so it stays short of the default 30 s.
 EXAMPLE_TIMEOUT = "10"
+#: an independent implementation (and a variant of one) runs as its author would run it, under
+#: the suite's default deadline: EXAMPLE_TIMEOUT is short to keep the reference's hanging
+#: variants cheap, and a design the reference did not shape may take seconds on the deepest
+#: probes where the reference takes less
+INDEPENDENT_ARGS = ("--example-timeout", "30")
 #: runs at a time: the slowest sleep out deadlines and probes' patience (a run of the
 #: reference itself spends half its time asleep), so eight runs share two cores
 PARALLEL_RUNS = 8

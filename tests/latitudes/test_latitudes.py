@@ -51,18 +51,13 @@ import pytest
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import Requirement, requirements_in
 from conformance.catalog.vocabulary import PROFILES
-from tests.implementation_runs import PARALLEL_RUNS, Run, run_all, run_suite
+from tests.implementation_runs import INDEPENDENT_ARGS, PARALLEL_RUNS, Run, run_all, run_suite
 from tests.latitudes._known import KNOWN, MAY_EXEMPT, PROSE_LATITUDES, SHOULD_EXEMPT
 from tests.latitudes._variant import Latitude
 from tests.paths import DOCS, REPO, checkout_on_path
 
 HERE = REPO / "tests" / "latitudes"
 INDEPENDENT = REPO / "tests" / "independent"
-#: an independent implementation runs as its author would run it, under the suite's default
-#: deadline: the deadline of the other runs (tests/implementation_runs.py) is short, to keep
-#: the reference's hanging variants cheap, and an implementation whose design the reference
-#: did not shape may take seconds where the reference takes less on the deepest probes
-INDEPENDENT_ARGS = ("--example-timeout", "30")
 # every suite run happens in the first test's setup: more than the default 120 s
 pytestmark = pytest.mark.timeout(1800)
 

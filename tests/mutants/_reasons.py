@@ -49,3 +49,40 @@ NESTED_RUNTIME_ERROR = "a failure that comes up through a task's wait is a new R
 TASK_FORKS_IN_ITS_CONTEXT = "a task's fork runs in the task's own context, not a copy"
 UNWAITED_NEVER_STARTS = "a task nobody waits on never starts"
 PREVIOUS_FUTURE_AS_ARGUMENT = "its probe hands each task the previous task's future as an argument"
+
+#: measured on the whole spec after this change's probes
+DEAD_WORKERS_AFTER_BASE_EXCEPTIONS = (
+    "its probes' BaseExceptions end workers, and the waits after them find no worker "
+    "left (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+POLLS_DONE_ON_FAILED = (
+    "their probes poll done() on a failed future before they wait (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+DONE_AFTER_BASE_EXCEPTION = (
+    "their probes check done() on futures failed by a BaseException (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+TASKS_RAN_BEFORE_ANY_WAIT = (
+    "their probes check that tasks ran before anything waits on them (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+HELD_TASKS_BESIDE_OTHERS = (
+    "their probes hold tasks while others must run (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+COUNTS_INTERLEAVINGS = (
+    "its probe counts the interleavings that distinct names give (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+GENERATED_BODIES_WITHOUT_TENSORS = (
+    "its generated programs trace bodies that return no tensor (measured on the whole spec)"
+)
+#: measured on the whole spec after this change's probes
+COMPLETIONS_RACE_THE_UNLOCK = "its deepest probe's 20,000 completions race the same unlock"
+#: measured on the whole spec after this change's probes
+THREAD_PER_TASK_UNDER_LOAD = (
+    "a thread per task: under the mutant runs' load its deepest probes (10,000 tasks, "
+    "20,000 round trips) can pass the deadline"
+)

@@ -16,6 +16,7 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._workers import WorkerPool
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 from tests.mutants._tasks import fork_as
@@ -43,7 +44,11 @@ CONTRACT = contract(
         "NEST-UNWAITED-RUNS-1": _SOME_DEAD,
         "SCRIPT-MODULE-1": _SOME_DEAD,
     },
-    slow=True,  # the probes of its later rules wait out their patience
+    slow=True,  # the probes of its later rules wait out their patience,
+    extras={
+        "ERR-WAIT-AGAIN-1": reasons.DEAD_WORKERS_AFTER_BASE_EXCEPTIONS,
+        "FUTURE-WAIT-ALL-FIRST-1": reasons.DEAD_WORKERS_AFTER_BASE_EXCEPTIONS,
+    },
 )
 
 

@@ -9,12 +9,18 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract(
     "FUTURE-DONE-FAILED-1",
     extras={
+        "ERR-BASE-EXCEPTION-1": reasons.POLLS_DONE_ON_FAILED,
+        "ERR-SCRIPT-AT-WAIT-1": reasons.POLLS_DONE_ON_FAILED,
+        "ERR-WAIT-AGAIN-1": reasons.POLLS_DONE_ON_FAILED,
+        "NEST-UNWAITED-1": reasons.POLLS_DONE_ON_FAILED,
+        "WAIT-SAME-OBJECT-1": reasons.POLLS_DONE_ON_FAILED,
         "FUTURE-THEN-1": (
             "its probe chains then on failed futures, which never look done, so the callback "
             "never runs"

@@ -13,10 +13,17 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("FUTURE-DONE-FAILED-1")
+CONTRACT = contract(
+    "FUTURE-DONE-FAILED-1",
+    extras={
+        "ERR-BASE-EXCEPTION-1": reasons.DONE_AFTER_BASE_EXCEPTION,
+        "ERR-WAIT-AGAIN-1": reasons.DONE_AFTER_BASE_EXCEPTION,
+    },
+)
 
 
 class MissesBase(ref.Future[Any]):

@@ -13,12 +13,14 @@ the lock's ``__exit__`` gives None every time
 (tests/independent/test_forkjoin_races.py).
 """
 
+from tests.mutants import _reasons as reasons
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
 CONTRACT = contract(
     "FUTURE-CREATE-1",
     maybe={
+        "ERR-NESTED-1": reasons.COMPLETIONS_RACE_THE_UNLOCK,
         "WAIT-SAME-OBJECT-1": "probe 5 races 20,000 waits with completions",
     },
     chance="no probe forces a wait() to read the value while the completing thread is "

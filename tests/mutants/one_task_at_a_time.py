@@ -18,12 +18,15 @@ from typing import Any
 import reference_impl as ref
 from conformance.adapter import Adapter
 from reference_impl._thread_state import local
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
 CONTRACT = contract(
     "ASYNC-CONCURRENT-1",
     extras={
+        "ERR-SCRIPT-AT-WAIT-1": reasons.HELD_TASKS_BESIDE_OTHERS,
+        "ERR-WAIT-AGAIN-1": reasons.HELD_TASKS_BESIDE_OTHERS,
         "SCRIPT-MODULE-1": (
             "its probe's two tasks of a scripted forward meet at a barrier, which tasks taking "
             "turns never open"

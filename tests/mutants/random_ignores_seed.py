@@ -10,10 +10,16 @@ from contextlib import contextmanager
 
 from conformance.adapter import Adapter, Explorer
 from reference_impl import default_schedules, use_schedule
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("DET-SCHEDULE-REPLAY-1")
+CONTRACT = contract(
+    "DET-SCHEDULE-REPLAY-1",
+    extras={
+        "EXPLORER-USE-1": reasons.COUNTS_INTERLEAVINGS,
+    },
+)
 
 
 @contextmanager

@@ -37,8 +37,15 @@ import pytest
 
 from conformance.catalog.files import spec_dir
 from conformance.catalog.requirements import requirements_in
-from tests.implementation_runs import EXAMPLE_TIMEOUT, PARALLEL_RUNS, Run, run_all, run_suite
-from tests.mutants._catalogue import contracts, describe
+from tests.implementation_runs import (
+    EXAMPLE_TIMEOUT,
+    INDEPENDENT_ARGS,
+    PARALLEL_RUNS,
+    Run,
+    run_all,
+    run_suite,
+)
+from tests.mutants._catalogue import base_of, contracts, describe
 from tests.mutants._contract import Contract
 
 # every suite run happens in the first test's setup: more than the default 120 s
@@ -66,6 +73,8 @@ def selection(mutant: Contract) -> list[str]:
 def run_mutant(name: str, report: Path) -> Run:
     mutant = MUTANTS[name]
     args = ["--strict"] if mutant.strict else []
+    if base_of(name) != "reference":  # an independent implementation, under its own deadline
+        args += list(INDEPENDENT_ARGS)
     if not WHOLE_SPEC:
         args += selection(mutant)
     return run_suite(f"tests.mutants.{name}:adapter", report, args)
@@ -206,8 +215,8 @@ def test_the_suite_catches_the_mutant(
     mutant = MUTANTS[name]
     if mutant.survives:  # the suite's known blind spot: it must still pass, or it is caught
         caught = f"the suite now catches the survivor {name}: drop its survives= and declare"
-        assert not run.failed(), f"{caught} what it fails, {sorted(run.failed())}"
-        assert run.returncode == 0, f"{caught} why its run fails\n" + run.output[-3000:]
+        caught_rules = run.failed() - set(mutant.maybe)  # maybe: what timing may fail
+        assert not caught_rules, f"{caught} what it fails, {sorted(caught_rules)}"
         return
     if mutant.chance:  # caught in some runs only: never anything but what it may fail
         stray = run.failed() - expected(mutant) - set(mutant.maybe)

@@ -8,6 +8,7 @@ or giving back its slot: ``wait`` blocks forever. It breaks
 ERR-BASE-EXCEPTION-1 ("MUST fail its future like any other failure").
 """
 
+from tests.mutants import _reasons as reasons
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
@@ -20,6 +21,9 @@ CONTRACT = contract(
         "BaseExceptions: their futures stay not done",
     },
     maybe={
+        "ERR-NESTED-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
+        "FUTURE-COLLECT-ALL-FAIL-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
+        "WAIT-SAME-OBJECT-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
         "FORK-RETURNS-FUTURE-1": "runs in an executor after examples whose dead task threads "
         "kept their running slots: once every slot is held, no task starts (measured once)",
     },

@@ -9,10 +9,18 @@ FUTURE-THEN-ERROR-1 ("This holds for any ``BaseException`` the callback
 raises ... it MUST NOT be raised to the code that completed the future").
 """
 
+from tests.mutants import _reasons as reasons
 from tests.mutants._contract import contract
 from tests.mutants._variants import Edit, Variant
 
-CONTRACT = contract("FUTURE-THEN-ERROR-1")
+CONTRACT = contract(
+    "FUTURE-THEN-ERROR-1",
+    maybe={
+        "ERR-NESTED-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
+        "NEST-LEVELS-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
+        "WAIT-SAME-OBJECT-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
+    },
+)
 
 VARIANT = Variant(
     "threadper",

@@ -9,10 +9,16 @@ from typing import Any
 
 import reference_impl as ref
 from conformance.adapter import Adapter
+from tests.mutants import _reasons as reasons
 from tests.mutants._base import mutant
 from tests.mutants._contract import contract
 
-CONTRACT = contract("TRACE-INPUTS-1")
+CONTRACT = contract(
+    "TRACE-INPUTS-1",
+    extras={
+        "DET-PURE-1": reasons.GENERATED_BODIES_WITHOUT_TENSORS,
+    },
+)
 
 
 def _zero() -> Any:
