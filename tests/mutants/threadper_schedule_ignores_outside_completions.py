@@ -35,8 +35,9 @@ from tests.mutants._variants import Edit, Variant
 
 CONTRACT = contract(
     "EXPLORER-FINISHES-1",
-    survives="no probe has a task under a schedule wait on a created future that a thread "
-    "outside the schedule completes",
+    chance="no probe has a task under a schedule wait on a created future that a thread "
+    "outside the schedule completes: it passed two whole-spec runs, and failed the rule in "
+    "one under the mutant runs' load, at a deadline",
     maybe={
         "ERR-NESTED-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
         "WAIT-SAME-OBJECT-1": reasons.THREAD_PER_TASK_UNDER_LOAD,
