@@ -77,7 +77,7 @@ COUNTS_INTERLEAVINGS = (
 )
 #: measured on the whole spec after this change's probes
 GENERATED_BODIES_WITHOUT_TENSORS = (
-    "its generated programs trace bodies that return no tensor (measured on the whole spec)"
+    "its generated programs, drawn at random, trace bodies that return no tensor in some runs"
 )
 #: measured on the whole spec after this change's probes
 COMPLETIONS_RACE_THE_UNLOCK = "its deepest probe's 20,000 completions race the same unlock"

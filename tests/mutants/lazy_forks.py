@@ -25,6 +25,7 @@ CONTRACT = contract(
         "FUTURE-WAIT-ALL-FIRST-1": reasons.TASKS_RAN_BEFORE_ANY_WAIT,
         "NEST-UNWAITED-1": reasons.TASKS_RAN_BEFORE_ANY_WAIT,
         "WAIT-SAME-OBJECT-1": reasons.TASKS_RAN_BEFORE_ANY_WAIT,
+        "ERR-SCRIPT-AT-WAIT-1": reasons.TASKS_RAN_BEFORE_ANY_WAIT,
         "ERR-BASE-EXCEPTION-1": reasons.UNWAITED_NEVER_STARTS,
         "SCRIPT-MODULE-1": (
             "its probe's two tasks of a scripted forward meet at a barrier, and a task that runs "

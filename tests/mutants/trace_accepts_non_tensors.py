@@ -15,7 +15,7 @@ from tests.mutants._contract import contract
 
 CONTRACT = contract(
     "TRACE-INPUTS-1",
-    extras={
+    maybe={
         "DET-PURE-1": reasons.GENERATED_BODIES_WITHOUT_TENSORS,
     },
 )
